@@ -1,0 +1,77 @@
+#pragma once
+// Timing and buffers for the benchmarks: CUDA events around each iteration (manual time), inputs
+// rotated across several buffers when they would otherwise sit in L2, random (never zero) data.
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace fastscan_bench {
+
+#define FASTSCAN_BENCH_CHECK(call)                                                                  \
+  do {                                                                                              \
+    cudaError_t status_ = (call);                                                                   \
+    if (status_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
+      std::exit(2);                                                                                 \
+    }                                                                                               \
+  } while (0)
+
+// Times one region on a stream with CUDA events and hands the result to Google Benchmark.
+class event_timer {
+ public:
+  event_timer(benchmark::State& state, cudaStream_t stream) : state_(state), stream_(stream) {
+    FASTSCAN_BENCH_CHECK(cudaEventCreate(&start_));
+    FASTSCAN_BENCH_CHECK(cudaEventCreate(&stop_));
+    FASTSCAN_BENCH_CHECK(cudaEventRecord(start_, stream_));
+  }
+  ~event_timer() {
+    cudaEventRecord(stop_, stream_);
+    cudaEventSynchronize(stop_);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start_, stop_);
+    state_.SetIterationTime(ms / 1000.0);
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+
+ private:
+  benchmark::State& state_;
+  cudaStream_t stream_;
+  cudaEvent_t start_{}, stop_{};
+};
+
+__global__ void fill_random_kernel(std::uint32_t* words, std::size_t count, std::uint32_t seed);
+
+// Raw device buffers of `bytes` each; enough of them that one pass over all exceeds the L2 cache.
+class rotating_buffers {
+ public:
+  rotating_buffers(std::size_t bytes, std::size_t l2_bytes) : bytes_(bytes) {
+    const std::size_t copies = bytes >= 4 * l2_bytes ? 1 : (4 * l2_bytes + bytes - 1) / bytes;
+    for (std::size_t i = 0; i < copies && i < 64; ++i) {
+      void* p = nullptr;
+      FASTSCAN_BENCH_CHECK(cudaMalloc(&p, bytes));
+      buffers_.push_back(p);
+    }
+  }
+  ~rotating_buffers() {
+    for (void* p : buffers_) cudaFree(p);
+  }
+  rotating_buffers(rotating_buffers const&) = delete;
+  rotating_buffers& operator=(rotating_buffers const&) = delete;
+
+  void fill_random(std::uint32_t seed);
+  void* next() { return buffers_[next_++ % buffers_.size()]; }
+  void* first() const { return buffers_.front(); }
+
+ private:
+  std::size_t bytes_;
+  std::vector<void*> buffers_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace fastscan_bench

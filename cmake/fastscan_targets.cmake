@@ -1,0 +1,34 @@
+# One helper per kind of target: tests, benchmarks and examples are declared the same way everywhere.
+
+# Warnings and flags for fastscan's own programs (never leaked to consumers of the library).
+function(fastscan_configure_program target)
+  target_link_libraries(${target} PRIVATE fastscan::fastscan)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall>
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall>)
+endfunction()
+
+# fastscan_add_test(NAME source...): a GoogleTest program whose tests ctest discovers at test time.
+function(fastscan_add_test name)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+  add_executable(${name} ${ARGN})
+  fastscan_configure_program(${name})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/test)
+  target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
+endfunction()
+
+# fastscan_add_benchmark(NAME source...): a Google Benchmark program.
+function(fastscan_add_benchmark name)
+  find_package(benchmark REQUIRED)
+  add_executable(${name} ${ARGN})
+  fastscan_configure_program(${name})
+  target_link_libraries(${name} PRIVATE benchmark::benchmark)
+endfunction()
+
+# fastscan_add_example(NAME source...)
+function(fastscan_add_example name)
+  add_executable(${name} ${ARGN})
+  fastscan_configure_program(${name})
+endfunction()

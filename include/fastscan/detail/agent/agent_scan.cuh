@@ -1,0 +1,111 @@
+#pragma once
+// One thread block's work on one tile: coalesced striped loads from global memory, the block
+// algorithm, striped stores. Full tiles take a path without bounds checks; the partial last tile
+// clamps its loads to the last element, so no identity is needed to fill it: positions past the
+// end only ever feed results that are never stored (a scan's output at i depends on 0..i only).
+
+#include <fastscan/detail/config.cuh>
+
+namespace fastscan::detail {
+
+// Where a tile's carry comes from: for tile 0 the init value (if any); for tile b > 0 the
+// inclusive scan of the tile totals before it (init folded in), when the driver has it.
+template <class T>
+struct tile_prefixes {
+  const T* scanned_totals;  // scanned_totals[b - 1] is the carry into tile b; null: tiles b > 0 have none
+  maybe<T> init;
+
+  __device__ maybe<T> for_tile(offset_t tile) const {
+    if (tile == 0) return init;
+    if (scanned_totals == nullptr) return none<T>();
+    return some<T>(scanned_totals[tile - 1]);
+  }
+};
+
+// Prefix callback handing the block a carry known before the tile is scanned.
+template <class T>
+struct known_prefix {
+  maybe<T> prefix;
+  __device__ maybe<T> operator()(T const&) const { return prefix; }
+};
+
+template <class Tuning, class AccT>
+struct agent_scan {
+  static constexpr int threads = Tuning::threads;
+  static constexpr int items_per_thread = Tuning::items_per_thread;
+  static constexpr int tile_items = Tuning::tile_items;
+  using block_scan = typename Tuning::block_scan;
+  using temp_storage = typename block_scan::temp_storage;
+
+  template <bool FullTile, class InputIt>
+  __device__ static void load(InputIt input, offset_t tile_base, int valid, AccT (&items)[items_per_thread]) {
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      int element = k * threads + static_cast<int>(threadIdx.x);
+      if (!FullTile && element >= valid) element = valid - 1;
+      items[k] = input[tile_base + element];
+    }
+  }
+
+  template <bool FullTile, class OutputIt>
+  __device__ static void store(OutputIt output, offset_t tile_base, int valid, AccT (&items)[items_per_thread]) {
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      const int element = k * threads + static_cast<int>(threadIdx.x);
+      if (FullTile || element < valid) output[tile_base + element] = items[k];
+    }
+  }
+
+  // Scans tile `tile` of input into output (or into `intermediate` when that is given and tile > 0).
+  // Returns the tile's aggregate, meaningful for full tiles only.
+  template <scan_kind Kind, class InputIt, class OutputIt, class Op>
+  __device__ static AccT scan_tile(temp_storage& storage, InputIt input, OutputIt output, AccT* intermediate,
+                                   offset_t n, offset_t tile, Op op, maybe<AccT> prefix) {
+    const offset_t tile_base = tile * tile_items;
+    const offset_t remaining = n - tile_base;
+    const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
+    AccT items[items_per_thread];
+    AccT aggregate;
+    if (valid == tile_items) {
+      load<true>(input, tile_base, valid, items);
+      aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
+      if (intermediate != nullptr && tile > 0) store<true>(intermediate, tile_base, valid, items);
+      else store<true>(output, tile_base, valid, items);
+    } else {
+      load<false>(input, tile_base, valid, items);
+      aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
+      if (intermediate != nullptr && tile > 0) store<false>(intermediate, tile_base, valid, items);
+      else store<false>(output, tile_base, valid, items);
+    }
+    return aggregate;
+  }
+
+  // Reduces a full tile; the result is returned to every thread.
+  template <class InputIt, class Op>
+  __device__ static AccT reduce_tile(temp_storage& storage, InputIt input, offset_t tile, Op op) {
+    AccT items[items_per_thread];
+    load<true>(input, tile * tile_items, tile_items, items);
+    return block_scan(storage).reduce(items, op);
+  }
+
+  // Combines tile `tile` of locally scanned values with its carry and writes the final results.
+  template <scan_kind Kind, class OutputIt, class Op>
+  __device__ static void propagate_tile(const AccT* local, OutputIt output, offset_t n, offset_t tile, Op op,
+                                        AccT prefix) {
+    const offset_t tile_base = tile * tile_items;
+    const offset_t remaining = n - tile_base;
+    const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      const int element = k * threads + static_cast<int>(threadIdx.x);
+      if (element < valid) {
+        const offset_t i = tile_base + element;
+        // An exclusive tile's first local value stands for "nothing before it in this tile".
+        if (Kind == scan_kind::exclusive && element == 0) output[i] = prefix;
+        else output[i] = static_cast<AccT>(op(prefix, local[i]));
+      }
+    }
+  }
+};
+
+}  // namespace fastscan::detail

@@ -1,0 +1,195 @@
+#pragma once
+// Matrix-based block scan: Dotsenko, Govindaraju, Sloan, Boyd, Manferdelli,
+// "Fast Scan Algorithms on Graphics Processors", ICS 2008, section 4.1 and Figure 4.
+//
+// The tile lives in shared memory as a Rows x W matrix (W = tile / Rows), each row padded so its
+// length is odd and therefore coprime with the 32 banks: thread r walking row r never collides
+// with its warp neighbours. Step I reduces each row sequentially, step II scans the column of
+// row totals, step III scans each row sequentially starting from its column prefix.
+//
+// Block code only: items arrive and leave in registers, striped (item k of thread t is tile
+// element k * Threads + t, which is how coalesced loads deliver them); the carry from earlier
+// tiles comes from a prefix callback.
+
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/uninitialized.cuh>
+#include <fastscan/detail/warp/warp_scan.cuh>
+
+namespace fastscan::detail {
+
+// How step II scans the column of row totals.
+enum class column_scan {
+  sequential,   // one thread walks the whole column (the paper's "seq. column" ablation)
+  warp_matrix,  // the column is itself a 32 x (Rows/32) matrix scanned by one warp (the paper's choice)
+};
+
+template <class T, int Threads, int ItemsPerThread, int Rows, bool PadRows, column_scan Column>
+class block_scan_matrix {
+ public:
+  static constexpr int tile_items = Threads * ItemsPerThread;
+  static constexpr int row_items = tile_items / Rows;  // W in the paper
+  static constexpr int row_stride = PadRows ? (row_items | 1) : row_items;
+  static constexpr int column_lanes = Column == column_scan::warp_matrix ? 32 : 1;
+  static constexpr int column_run = Rows / column_lanes;  // column entries per lane
+
+  static_assert(Threads % 32 == 0, "threads per block must be a multiple of the warp size");
+  static_assert(Rows <= Threads && Rows % 32 == 0, "rows must be a multiple of 32, at most the thread count");
+  static_assert(tile_items % Rows == 0, "the tile must split into whole rows");
+  static_assert(row_items <= 64, "rows are held in registers: keep W = tile / rows at most 64");
+
+  struct temp_storage {
+    uninitialized_array<T, Rows * row_stride> matrix;
+    uninitialized_array<T, Rows> column;  // row totals, then row prefixes
+    typename warp_scan<T>::temp_storage lanes;
+    uninitialized<T> aggregate;
+    bool has_block_prefix;
+  };
+
+  __device__ explicit block_scan_matrix(temp_storage& storage) : s_(storage) {}
+
+  // Scans the tile in place. prefix_op(aggregate) is called by every lane of warp 0 and returns the
+  // maybe<T> carry from earlier tiles (lane 0's answer is used). Returns the tile's aggregate
+  // (without the carry). With Kind == exclusive and no carry, the first element is unspecified.
+  template <scan_kind Kind, class Op, class PrefixOp>
+  __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
+    store_striped(items);
+    __syncthreads();
+
+    // Step I: each row reduced sequentially by its thread; the row stays in registers for step III.
+    T row[row_items];
+    if (threadIdx.x < Rows) {
+      load_row(row);
+      s_.column[threadIdx.x] = reduce_row(row, op);
+    }
+    __syncthreads();
+
+    // Step II: column of row totals -> row prefixes (plus the carry from earlier tiles).
+    if (threadIdx.x < 32) scan_column(op, prefix_op);
+    __syncthreads();
+
+    // Step III: each row scanned sequentially from its prefix.
+    if (threadIdx.x < Rows) {
+      const bool has_prefix = threadIdx.x > 0 || s_.has_block_prefix;
+      scan_row<Kind>(row, op, has_prefix);
+    }
+    __syncthreads();
+
+    load_striped(items);
+    return s_.aggregate.get();
+  }
+
+  // Reduces the tile: steps I and II without the scan-back. The result is returned to every thread.
+  template <class Op>
+  __device__ T reduce(T (&items)[ItemsPerThread], Op op) {
+    store_striped(items);
+    __syncthreads();
+    if (threadIdx.x < Rows) {
+      T row[row_items];
+      load_row(row);
+      s_.column[threadIdx.x] = reduce_row(row, op);
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+      T lane_total = reduce_column_run(op);
+      if constexpr (column_lanes > 1) lane_total = warp_scan<T>(s_.lanes).inclusive_scan(lane_total, op);
+      if (threadIdx.x == column_lanes - 1) s_.aggregate.get() = lane_total;
+    }
+    __syncthreads();
+    return s_.aggregate.get();
+  }
+
+ private:
+  __device__ static int matrix_index(int element) {
+    return (element / row_items) * row_stride + element % row_items;
+  }
+
+  __device__ void store_striped(T (&items)[ItemsPerThread]) {
+#pragma unroll
+    for (int k = 0; k < ItemsPerThread; ++k) s_.matrix[matrix_index(k * Threads + threadIdx.x)] = items[k];
+  }
+
+  __device__ void load_striped(T (&items)[ItemsPerThread]) {
+#pragma unroll
+    for (int k = 0; k < ItemsPerThread; ++k) items[k] = s_.matrix[matrix_index(k * Threads + threadIdx.x)];
+  }
+
+  __device__ void load_row(T (&row)[row_items]) {
+    const int base = threadIdx.x * row_stride;
+#pragma unroll
+    for (int i = 0; i < row_items; ++i) row[i] = s_.matrix[base + i];
+  }
+
+  template <class Op>
+  __device__ static T reduce_row(T (&row)[row_items], Op op) {
+    T total = row[0];
+#pragma unroll
+    for (int i = 1; i < row_items; ++i) total = op(total, row[i]);
+    return total;
+  }
+
+  // Lanes below column_lanes reduce their run of column entries; other lanes return their first entry
+  // (a harmless placeholder: their value is never combined into a result).
+  template <class Op>
+  __device__ T reduce_column_run(Op op) {
+    const int lane = threadIdx.x < column_lanes ? threadIdx.x : 0;
+    const int base = lane * column_run;
+    T total = s_.column[base];
+    for (int j = 1; j < column_run; ++j) total = op(total, s_.column[base + j]);
+    return total;
+  }
+
+  // Run by the 32 threads of warp 0. Afterwards column[r] holds the prefix of row r for r > 0, and
+  // column[0] holds the carry from earlier tiles when there is one.
+  template <class Op, class PrefixOp>
+  __device__ void scan_column(Op op, PrefixOp& prefix_op) {
+    const int lane = threadIdx.x;
+    T lane_inclusive = reduce_column_run(op);
+    warp_scan<T> lanes(s_.lanes);
+    if constexpr (column_lanes > 1) lane_inclusive = lanes.inclusive_scan(lane_inclusive, op);
+    if (lane == column_lanes - 1) s_.aggregate.get() = lane_inclusive;
+    __syncwarp();
+
+    const maybe<T> block_prefix = prefix_op(s_.aggregate.get());
+    if (lane == 0) s_.has_block_prefix = block_prefix.valid;
+
+    if (lane < column_lanes) {
+      maybe<T> running = block_prefix;
+      if constexpr (column_lanes > 1) {
+        if (lane > 0) {
+          const T before = lanes.lane_value(lane - 1);
+          running = some<T>(running.valid ? op(running.value, before) : before);
+        }
+      }
+      const int base = lane * column_run;
+      for (int j = 0; j < column_run; ++j) {
+        const T total = s_.column[base + j];
+        if (running.valid) s_.column[base + j] = running.value;
+        running = some<T>(running.valid ? op(running.value, total) : total);
+      }
+    }
+  }
+
+  template <scan_kind Kind, class Op>
+  __device__ void scan_row(T (&row)[row_items], Op op, bool has_prefix) {
+    const int base = threadIdx.x * row_stride;
+    T running;
+    if (has_prefix) {
+      const T prefix = s_.column[threadIdx.x];
+      running = op(prefix, row[0]);
+      s_.matrix[base] = Kind == scan_kind::inclusive ? running : prefix;
+    } else {
+      running = row[0];
+      s_.matrix[base] = running;
+    }
+#pragma unroll
+    for (int i = 1; i < row_items; ++i) {
+      if constexpr (Kind == scan_kind::exclusive) s_.matrix[base + i] = running;
+      running = op(running, row[i]);
+      if constexpr (Kind == scan_kind::inclusive) s_.matrix[base + i] = running;
+    }
+  }
+
+  temp_storage& s_;
+};
+
+}  // namespace fastscan::detail

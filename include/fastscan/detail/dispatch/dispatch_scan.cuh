@@ -1,0 +1,108 @@
+#pragma once
+// Host-side multi-block drivers. Both are recursive: the per-tile totals are themselves scanned
+// (inclusively, with the init folded in) by the same algorithm until they fit in one tile.
+// Temporary storage is planned in a first pass that only measures (CUB's two-phase idiom), so the
+// caller allocates once from the policy's allocator.
+
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/kernels/kernel_scan.cuh>
+#include <fastscan/detail/tuning.cuh>
+
+#include <thrust/detail/raw_pointer_cast.h>
+#include <thrust/iterator/iterator_traits.h>
+#include <thrust/type_traits/is_contiguous_iterator.h>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace fastscan::detail {
+
+// Carves temporary buffers out of one allocation. A measuring arena only adds up the sizes.
+class temp_arena {
+ public:
+  static temp_arena measure() { return temp_arena(nullptr, true); }
+  static temp_arena over(void* base) { return temp_arena(base, false); }
+
+  bool measuring() const { return measuring_; }
+  std::size_t bytes_used() const { return used_; }
+
+  template <class T>
+  T* allocate(std::size_t count) {
+    constexpr std::size_t alignment = 256;
+    const std::size_t offset = (used_ + alignment - 1) / alignment * alignment;
+    used_ = offset + count * sizeof(T);
+    return measuring() ? nullptr : reinterpret_cast<T*>(base_ + offset);
+  }
+
+ private:
+  temp_arena(void* base, bool measuring) : base_(static_cast<unsigned char*>(base)), measuring_(measuring) {}
+
+  unsigned char* base_;
+  bool measuring_;
+  std::size_t used_ = 0;
+};
+
+// The output itself can hold the local scans of scan-then-propagate when it is contiguous memory of
+// the accumulator type; otherwise (fancy or narrower outputs) they go to a temporary buffer.
+template <class AccT, class OutputIt>
+AccT* output_as_accumulator_storage(OutputIt output) {
+  if constexpr (thrust::is_contiguous_iterator_v<OutputIt> &&
+                std::is_same_v<thrust::detail::it_value_t<OutputIt>, AccT>) {
+    return thrust::raw_pointer_cast(&*output);
+  } else {
+    return nullptr;
+  }
+}
+
+// Scans n elements of input into output. In measuring mode it launches nothing.
+template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_scan(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op, maybe<AccT> init,
+                          cudaStream_t stream) {
+  using tuning = typename Algorithm::template tuning<AccT>;
+  constexpr int threads = tuning::threads;
+  const offset_t num_tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
+  if (num_tiles == 0) return cudaSuccess;
+  if (num_tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;  // beyond the grid's x dimension
+  const unsigned grid = static_cast<unsigned>(num_tiles);
+
+  if (num_tiles == 1) {
+    if (arena.measuring()) return cudaSuccess;
+    scan_tiles_kernel<tuning, Kind, AccT><<<1, threads, 0, stream>>>(input, output, static_cast<AccT*>(nullptr), n, op,
+                                                                     tile_prefixes<AccT>{nullptr, init},
+                                                                     static_cast<AccT*>(nullptr));
+    return cudaGetLastError();
+  }
+
+  // Totals of every tile but the last, scanned in place by the recursion below.
+  AccT* totals = arena.allocate<AccT>(static_cast<std::size_t>(num_tiles - 1));
+  const tile_prefixes<AccT> prefixes{totals, init};
+
+  if constexpr (tuning::strategy == multi_block::reduce_then_scan) {
+    if (!arena.measuring()) {
+      reduce_tiles_kernel<tuning, AccT><<<grid - 1, threads, 0, stream>>>(input, totals, op);
+      FASTSCAN_CUDA_TRY(cudaGetLastError());
+    }
+    FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,
+                                                                            init, stream)));
+    if (arena.measuring()) return cudaSuccess;
+    scan_tiles_kernel<tuning, Kind, AccT><<<grid, threads, 0, stream>>>(input, output, static_cast<AccT*>(nullptr), n,
+                                                                        op, prefixes, static_cast<AccT*>(nullptr));
+    return cudaGetLastError();
+  } else {
+    AccT* local = output_as_accumulator_storage<AccT>(output);
+    if (local == nullptr) local = arena.allocate<AccT>(static_cast<std::size_t>(n));
+    if (!arena.measuring()) {
+      scan_tiles_kernel<tuning, Kind, AccT><<<grid, threads, 0, stream>>>(
+          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals);
+      FASTSCAN_CUDA_TRY(cudaGetLastError());
+    }
+    FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,
+                                                                            init, stream)));
+    if (arena.measuring()) return cudaSuccess;
+    propagate_kernel<tuning, Kind, AccT><<<grid - 1, threads, 0, stream>>>(static_cast<const AccT*>(local), output, n,
+                                                                           op, prefixes);
+    return cudaGetLastError();
+  }
+}
+
+}  // namespace fastscan::detail

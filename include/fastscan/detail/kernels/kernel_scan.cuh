@@ -1,0 +1,41 @@
+#pragma once
+// __global__ glue only: one tile per thread block, the work itself is in agent_scan.
+
+#include <fastscan/detail/agent/agent_scan.cuh>
+
+namespace fastscan::detail {
+
+// Reduce-then-scan, phase 1: tile_totals[b] = reduction of full tile b.
+template <class Tuning, class AccT, class InputIt, class Op>
+__global__ void __launch_bounds__(Tuning::threads) reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op) {
+  using agent = agent_scan<Tuning, AccT>;
+  __shared__ typename agent::temp_storage storage;
+  const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op);
+  if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
+}
+
+// Scans each tile from its carry (when known). With tile_totals, also records each tile's total;
+// with intermediate, tiles after the first are written there instead of to output.
+template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+__global__ void __launch_bounds__(Tuning::threads)
+    scan_tiles_kernel(InputIt input, OutputIt output, AccT* intermediate, offset_t n, Op op,
+                      tile_prefixes<AccT> prefixes, AccT* tile_totals) {
+  using agent = agent_scan<Tuning, AccT>;
+  __shared__ typename agent::temp_storage storage;
+  const offset_t tile = blockIdx.x;
+  const AccT total = agent::template scan_tile<Kind>(storage, input, output, intermediate, n, tile, op,
+                                                     prefixes.for_tile(tile));
+  // The last tile's total is never needed (nothing follows it), and it may be a partial tile.
+  if (tile_totals != nullptr && threadIdx.x == 0 && tile + 1 < gridDim.x) tile_totals[tile] = total;
+}
+
+// Scan-then-propagate, phase 3: tile b + 1 of the local scans combined with its carry.
+template <class Tuning, scan_kind Kind, class AccT, class OutputIt, class Op>
+__global__ void __launch_bounds__(Tuning::threads)
+    propagate_kernel(const AccT* local, OutputIt output, offset_t n, Op op, tile_prefixes<AccT> prefixes) {
+  using agent = agent_scan<Tuning, AccT>;
+  const offset_t tile = static_cast<offset_t>(blockIdx.x) + 1;
+  agent::template propagate_tile<Kind>(local, output, n, tile, op, prefixes.for_tile(tile).value);
+}
+
+}  // namespace fastscan::detail

@@ -1,0 +1,144 @@
+#pragma once
+// Overloads of Thrust's scan algorithms for fastscan policies, every arity. Thrust's CUDA backend
+// forwards its shorter arities through qualified cuda_cub:: calls, so each arity is overridden here
+// and forwards to fastscan's own. Accumulator types follow Thrust 3.0's CUDA backend exactly:
+//   inclusive_scan without init: the input's value type
+//   inclusive_scan with init:    decay(op(init, value))   (P2322)
+//   exclusive_scan:              the init's type; without init, value_type{} with plus
+//   transform scans:             the same, over transform_iterator<unary, first, value_type, value_type>
+// Host-only by design: a host/device override would compile into an empty kernel.
+
+#include <fastscan/detail/dispatch/dispatch_scan.cuh>
+#include <fastscan/detail/thrust/temporary_buffer.cuh>
+#include <fastscan/execution_policy.cuh>
+
+#include <thrust/detail/temporary_array.h>
+#include <thrust/distance.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/iterator_traits.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/system/cuda/detail/util.h>
+#include <thrust/system/cuda/error.h>
+#include <thrust/system_error.h>
+
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
+
+#include <cstdint>
+#include <string>
+
+namespace fastscan::detail {
+
+// Counts scans dispatched to fastscan on this thread: lets tests see, without a GPU, that a Thrust
+// call reached fastscan rather than Thrust's CUDA backend.
+inline unsigned long long& scans_dispatched() {
+  thread_local unsigned long long count = 0;
+  return count;
+}
+
+template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
+OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Op op,
+                  maybe<AccT> init, const char* algorithm_call) {
+  ++scans_dispatched();
+  Derived& derived = static_cast<Derived&>(policy);
+  const auto distance = thrust::distance(first, last);
+  const std::string what = std::string(Algorithm::name) + " " + algorithm_call;
+  if (distance < 0) {
+    throw thrust::system_error(cudaErrorInvalidValue, thrust::cuda_category(),
+                               what + ": last precedes first (negative range length)");
+  }
+  const offset_t n = static_cast<offset_t>(distance);
+  const cudaStream_t stream = thrust::cuda_cub::stream(derived);
+
+  if (n > 0) {
+    temp_arena plan = temp_arena::measure();
+    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(plan, first, result, n, op, init, stream),
+                                     (what + ": planning temporary storage").c_str());
+    // Allocated from the policy: the stream-ordered pool, or the user's allocator.
+    thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
+    temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
+    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(arena, first, result, n, op, init, stream),
+                                     (what + ": launching the scan kernels").c_str());
+  }
+  thrust::cuda_cub::throw_on_error(thrust::cuda_cub::synchronize_optional(derived),
+                                   (what + ": failed to synchronize").c_str());
+  return result + n;
+}
+
+// ---- inclusive_scan ----------------------------------------------------------------------------
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
+OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
+                        Op op) {
+  using acc_t = thrust::detail::it_value_t<InputIt>;
+  return run_scan<scan_kind::inclusive, acc_t>(policy, first, last, result, op, none<acc_t>(), "inclusive_scan");
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt>
+OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
+  return detail::inclusive_scan(policy, first, last, result, thrust::plus<>{});
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class T, class Op>
+OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
+                        T init, Op op) {
+  using acc_t = ::cuda::std::__accumulator_t<Op, thrust::detail::it_value_t<InputIt>, T>;
+  return run_scan<scan_kind::inclusive, acc_t>(policy, first, last, result, op, some<acc_t>(init), "inclusive_scan");
+}
+
+// ---- exclusive_scan ----------------------------------------------------------------------------
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class T, class Op>
+OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
+                        T init, Op op) {
+  return run_scan<scan_kind::exclusive, T>(policy, first, last, result, op, some<T>(init), "exclusive_scan");
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class T>
+OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
+                        T init) {
+  return detail::exclusive_scan(policy, first, last, result, init, thrust::plus<>{});
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt>
+OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
+  using init_t = thrust::detail::it_value_t<InputIt>;
+  return detail::exclusive_scan(policy, first, last, result, init_t{});
+}
+
+// ---- transform scans ---------------------------------------------------------------------------
+
+// The transformed input Thrust's backend builds for transform_inclusive_scan (P0571).
+template <class InputIt, class UnaryOp>
+using transformed_input_t = thrust::transform_iterator<
+    UnaryOp, InputIt, ::cuda::std::remove_cvref_t<thrust::detail::invoke_result_t<UnaryOp, thrust::detail::it_value_t<InputIt>>>,
+    ::cuda::std::remove_cvref_t<thrust::detail::invoke_result_t<UnaryOp, thrust::detail::it_value_t<InputIt>>>>;
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class UnaryOp, class Op>
+OutputIt transform_inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                  OutputIt result, UnaryOp unary_op, Op op) {
+  using input_t = transformed_input_t<InputIt, UnaryOp>;
+  using acc_t = thrust::detail::it_value_t<input_t>;
+  return run_scan<scan_kind::inclusive, acc_t>(policy, input_t(first, unary_op), input_t(last, unary_op), result, op,
+                                               none<acc_t>(), "transform_inclusive_scan");
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class UnaryOp, class T, class Op>
+OutputIt transform_inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                  OutputIt result, UnaryOp unary_op, T init, Op op) {
+  using input_t = transformed_input_t<InputIt, UnaryOp>;
+  using acc_t = ::cuda::std::__accumulator_t<Op, thrust::detail::it_value_t<input_t>, T>;
+  return run_scan<scan_kind::inclusive, acc_t>(policy, input_t(first, unary_op), input_t(last, unary_op), result, op,
+                                               some<acc_t>(init), "transform_inclusive_scan");
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class UnaryOp, class T, class Op>
+OutputIt transform_exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                  OutputIt result, UnaryOp unary_op, T init, Op op) {
+  using value_t = ::cuda::std::remove_cvref_t<T>;
+  using input_t = thrust::transform_iterator<UnaryOp, InputIt, value_t, value_t>;
+  return run_scan<scan_kind::exclusive, T>(policy, input_t(first, unary_op), input_t(last, unary_op), result, op,
+                                           some<T>(init), "transform_exclusive_scan");
+}
+
+}  // namespace fastscan::detail

@@ -1,0 +1,83 @@
+#pragma once
+// fastscan's execution policies. Each is a Thrust CUDA policy (so every algorithm fastscan does not
+// override runs on Thrust's CUDA backend), with a root base of its own that fastscan's overloads bind to.
+//
+//   fastscan::matrix, fastscan::blelloch, fastscan::hillis_steele       blocking, like thrust::cuda::par
+//   fastscan::matrix_nosync, ..._nosync                                 like thrust::cuda::par_nosync
+//   policy.on(stream), policy(allocator), policy(allocator).on(stream)
+
+#include <fastscan/detail/tuning.cuh>
+
+#include <thrust/detail/allocator_aware_execution_policy.h>
+#include <thrust/system/cuda/detail/execution_policy.h>
+#include <thrust/system/cuda/detail/util.h>
+
+namespace fastscan {
+namespace detail {
+
+// Root of every fastscan policy. Thrust finds algorithm overloads by argument-dependent lookup on
+// the most-derived policy type; overloads taking this base bind more tightly than the CUDA
+// backend's (which take thrust::cuda_cub::execution_policy<Derived>&), so they win.
+template <class Derived, class Algorithm>
+struct execution_policy : thrust::cuda_cub::execution_policy<Derived> {
+  using algorithm = Algorithm;
+};
+
+template <class Algorithm, bool Blocking>
+struct policy_family {
+  // CRTP base that carries a stream, for `.on(stream)` and for policies made with an allocator.
+  template <class Derived>
+  struct stream_base : execution_policy<Derived, Algorithm> {
+    stream_base(cudaStream_t stream = thrust::cuda_cub::default_stream()) : stream_(stream) {}
+
+    Derived on(cudaStream_t stream) const {
+      Derived result = static_cast<Derived const&>(*this);
+      result.stream_ = stream;
+      return result;
+    }
+
+   private:
+    cudaStream_t stream_;
+
+    friend cudaStream_t get_stream(stream_base const& policy) { return policy.stream_; }
+    friend bool must_perform_optional_stream_synchronization(stream_base const&) { return Blocking; }
+  };
+
+  struct stream_policy : stream_base<stream_policy> {
+    explicit stream_policy(cudaStream_t stream) : stream_base<stream_policy>(stream) {}
+  };
+
+  // The stateless policy object users name; `(alloc)` comes from Thrust's allocator-aware base.
+  struct policy : execution_policy<policy, Algorithm>,
+                  thrust::detail::allocator_aware_execution_policy<stream_base> {
+    constexpr policy() = default;
+
+    stream_policy on(cudaStream_t stream) const { return stream_policy(stream); }
+
+   private:
+    friend bool must_perform_optional_stream_synchronization(policy const&) { return Blocking; }
+  };
+};
+
+template <class Algorithm>
+using blocking_policy = typename policy_family<Algorithm, true>::policy;
+template <class Algorithm>
+using nosync_policy = typename policy_family<Algorithm, false>::policy;
+
+}  // namespace detail
+
+using matrix_policy = detail::blocking_policy<detail::matrix_algorithm<>>;
+using blelloch_policy = detail::blocking_policy<detail::blelloch_algorithm>;
+using hillis_steele_policy = detail::blocking_policy<detail::hillis_steele_algorithm>;
+using matrix_nosync_policy = detail::nosync_policy<detail::matrix_algorithm<>>;
+using blelloch_nosync_policy = detail::nosync_policy<detail::blelloch_algorithm>;
+using hillis_steele_nosync_policy = detail::nosync_policy<detail::hillis_steele_algorithm>;
+
+inline constexpr matrix_policy matrix{};
+inline constexpr blelloch_policy blelloch{};
+inline constexpr hillis_steele_policy hillis_steele{};
+inline constexpr matrix_nosync_policy matrix_nosync{};
+inline constexpr blelloch_nosync_policy blelloch_nosync{};
+inline constexpr hillis_steele_nosync_policy hillis_steele_nosync{};
+
+}  // namespace fastscan

@@ -1,0 +1,116 @@
+// Host-only checks that need no GPU: every overridden Thrust scan call, in every arity and policy
+// spelling, reaches fastscan; algorithms fastscan does not override (thrust::reduce) do not; and the
+// policies carry their stream and synchronisation behaviour as thrust::cuda::par does.
+// Empty ranges keep the calls off the device: a nosync policy then makes no CUDA call at all.
+
+#include "common/policies.cuh"
+
+#include <thrust/reduce.h>
+#include <thrust/transform_scan.h>
+
+#include <type_traits>
+
+namespace fastscan_test {
+namespace {
+
+using fastscan::detail::scans_dispatched;
+
+template <class Policy>
+constexpr bool is_fastscan_policy = std::is_base_of_v<
+    fastscan::detail::execution_policy<Policy, typename Policy::algorithm>, Policy>&&
+    std::is_base_of_v<thrust::cuda_cub::execution_policy<Policy>, Policy>;
+
+using blocking_t = decltype(fastscan::matrix);
+using alloc_t = decltype(fastscan::matrix(std::declval<counting_allocator&>()));
+static_assert(is_fastscan_policy<std::remove_const_t<blocking_t>>);
+static_assert(is_fastscan_policy<decltype(fastscan::matrix.on(cudaStream_t{}))>);
+static_assert(is_fastscan_policy<alloc_t>);
+static_assert(is_fastscan_policy<decltype(std::declval<alloc_t>().on(cudaStream_t{}))>);
+static_assert(is_fastscan_policy<std::remove_const_t<decltype(fastscan::blelloch_nosync)>>);
+static_assert(is_fastscan_policy<decltype(fastscan::hillis_steele_nosync.on(cudaStream_t{}))>);
+
+// Calls every overridden arity on an empty range and returns how many reached fastscan.
+template <class Policy>
+unsigned long long scans_reaching_fastscan(Policy policy) {
+  thrust::device_ptr<int> p(static_cast<int*>(nullptr));
+  const auto before = scans_dispatched();
+  auto attempt = [](auto&& call) {
+    try {
+      call();
+    } catch (thrust::system_error const&) {
+      // Without a GPU a blocking policy's final stream synchronisation fails; the dispatch counted.
+    }
+  };
+  attempt([&] { thrust::inclusive_scan(policy, p, p, p); });
+  attempt([&] { thrust::inclusive_scan(policy, p, p, p, thrust::maximum<int>{}); });
+  attempt([&] { thrust::inclusive_scan(policy, p, p, p, 1, thrust::maximum<int>{}); });
+  attempt([&] { thrust::exclusive_scan(policy, p, p, p); });
+  attempt([&] { thrust::exclusive_scan(policy, p, p, p, 1); });
+  attempt([&] { thrust::exclusive_scan(policy, p, p, p, 1, thrust::maximum<int>{}); });
+  attempt([&] { thrust::transform_inclusive_scan(policy, p, p, p, thrust::negate<int>{}, thrust::plus<int>{}); });
+  attempt([&] { thrust::transform_inclusive_scan(policy, p, p, p, thrust::negate<int>{}, 1, thrust::plus<int>{}); });
+  attempt([&] { thrust::transform_exclusive_scan(policy, p, p, p, thrust::negate<int>{}, 1, thrust::plus<int>{}); });
+  return scans_dispatched() - before;
+}
+
+constexpr unsigned long long overridden_calls = 9;
+
+template <class Under>
+void check_every_spelling() {
+  cudaStream_t stream = reinterpret_cast<cudaStream_t>(0x1234);  // never used: the ranges are empty
+  counting_allocator allocator;
+  EXPECT_EQ(scans_reaching_fastscan(Under::blocking), overridden_calls);
+  EXPECT_EQ(scans_reaching_fastscan(Under::blocking.on(stream)), overridden_calls);
+  EXPECT_EQ(scans_reaching_fastscan(Under::blocking(allocator)), overridden_calls);
+  EXPECT_EQ(scans_reaching_fastscan(Under::blocking(allocator).on(stream)), overridden_calls);
+  EXPECT_EQ(scans_reaching_fastscan(Under::nosync), overridden_calls);
+  EXPECT_EQ(scans_reaching_fastscan(Under::nosync.on(stream)), overridden_calls);
+  EXPECT_EQ(scans_reaching_fastscan(Under::nosync(allocator).on(stream)), overridden_calls);
+}
+
+TEST(Dispatch, MatrixScansReachFastscan) { check_every_spelling<matrix_under_test>(); }
+TEST(Dispatch, BlellochScansReachFastscan) { check_every_spelling<blelloch_under_test>(); }
+TEST(Dispatch, HillisSteeleScansReachFastscan) { check_every_spelling<hillis_steele_under_test>(); }
+
+TEST(Dispatch, NosyncEmptyScanMakesNoCudaCall) {
+  thrust::device_ptr<int> p(static_cast<int*>(nullptr));
+  EXPECT_NO_THROW(thrust::inclusive_scan(fastscan::matrix_nosync, p, p, p));
+  EXPECT_EQ(thrust::exclusive_scan(fastscan::blelloch_nosync.on(cudaStream_t{}), p, p, p), p);
+}
+
+TEST(Dispatch, ThrustScanWithCudaParDoesNotReachFastscan) {
+  EXPECT_EQ(scans_reaching_fastscan(thrust::cuda::par_nosync), 0u);
+}
+
+TEST(Dispatch, ReduceStaysOnThrustBackend) {
+  thrust::device_ptr<int> p(static_cast<int*>(nullptr));
+  const auto before = scans_dispatched();
+  try {
+    (void)thrust::reduce(fastscan::matrix, p, p);
+  } catch (thrust::system_error const&) {
+    // Thrust's backend may need the device even for an empty range; what matters is who ran it.
+  }
+  EXPECT_EQ(scans_dispatched(), before);
+}
+
+TEST(Dispatch, PoliciesCarryStreamAndSynchronisation) {
+  cudaStream_t stream = reinterpret_cast<cudaStream_t>(0x1234);
+  counting_allocator allocator;
+  auto on = fastscan::matrix.on(stream);
+  auto alloc_on = fastscan::blelloch(allocator).on(stream);
+  auto nosync_on = fastscan::hillis_steele_nosync.on(stream);
+  auto plain = fastscan::matrix;
+  auto nosync = fastscan::matrix_nosync;
+  EXPECT_EQ(thrust::cuda_cub::stream(on), stream);
+  EXPECT_EQ(thrust::cuda_cub::stream(alloc_on), stream);
+  EXPECT_EQ(thrust::cuda_cub::stream(nosync_on), stream);
+  EXPECT_EQ(thrust::cuda_cub::stream(plain), thrust::cuda_cub::default_stream());
+  EXPECT_TRUE(thrust::cuda_cub::must_perform_optional_synchronization(plain));
+  EXPECT_TRUE(thrust::cuda_cub::must_perform_optional_synchronization(on));
+  EXPECT_TRUE(thrust::cuda_cub::must_perform_optional_synchronization(alloc_on));
+  EXPECT_FALSE(thrust::cuda_cub::must_perform_optional_synchronization(nosync));
+  EXPECT_FALSE(thrust::cuda_cub::must_perform_optional_synchronization(nosync_on));
+}
+
+}  // namespace
+}  // namespace fastscan_test
