@@ -233,6 +233,14 @@ int main(int argc, char** argv) {
   std::printf("device: %s, %d SMs, L2 %d MiB; driver %d, runtime %d\n", prop.name, prop.multiProcessorCount,
               prop.l2CacheSize >> 20, driver, runtime);
 
+  if (const char* keep = std::getenv("FASTSCAN_BENCH_KEEP_POOL"); keep && keep[0] == '1') {
+    // Experiment: stop the default pool from returning memory at every synchronisation.
+    cudaMemPool_t pool;
+    cudaDeviceGetDefaultMemPool(&pool, 0);
+    std::uint64_t threshold = ~std::uint64_t{0};
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+    std::printf("default memory pool: release threshold raised (FASTSCAN_BENCH_KEEP_POOL=1)\n");
+  }
   benchmark::Initialize(&argc, argv);
   summary_reporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

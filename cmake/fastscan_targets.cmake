@@ -16,7 +16,7 @@ function(fastscan_add_test name)
   fastscan_configure_program(${name})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/test)
   target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main)
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
+  gtest_discover_tests(${name} NO_PRETTY_TYPES DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
 endfunction()
 
 # fastscan_add_benchmark(NAME source...): a Google Benchmark program.

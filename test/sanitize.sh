@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# compute-sanitizer over a representative subset: every policy, sizes up to 2^20 (racecheck: 2^18).
+# Usage: test/sanitize.sh BUILD_DIR LOG_DIR
+set -u
+build=${1:-build/release}; logs=${2:-.}
+status=0
+run() {  # tool, log name, program, filter
+  local tool=$1 name=$2 program=$3 filter=$4
+  if compute-sanitizer --tool "$tool" --error-exitcode 3 "$build/test/$program" --gtest_filter="$filter" \
+      > "$logs/$name.log" 2>&1; then
+    echo "$name: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$name.log" | tail -1))"
+  else
+    echo "$name: FAILED"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Invalid|Race|hazard|FAILED" "$logs/$name.log" | head -5
+    status=1
+  fi
+}
+export FASTSCAN_TEST_MAX_N=1048576
+for a in matrix blelloch hillis_steele; do
+  run memcheck "memcheck_$a" "scan_${a}_test" '*ExclusiveScanInit*:*Int8*:*Int64*:*Affine3d*:*Mixed*:*TransformInclusiveScanInit*' &
+done
+run memcheck memcheck_interface scan_interface_test '*' &
+wait
+export FASTSCAN_TEST_MAX_N=262144
+for a in matrix blelloch hillis_steele; do
+  run racecheck "racecheck_$a" "scan_${a}_test" '*ExclusiveScanInit*:*Int8*:*Affine3d*' &
+done
+run racecheck racecheck_interface scan_interface_test '*InPlace*:*Discard*' &
+wait
+exit $status
