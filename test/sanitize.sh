@@ -4,6 +4,7 @@
 set -u
 build=${1:-build/release}; logs=${2:-.}
 status=0
+mkdir -p "$logs"
 run() {  # tool, log name, program, filter
   local tool=$1 name=$2 program=$3 filter=$4
   if compute-sanitizer --tool "$tool" --error-exitcode 3 "$build/test/$program" --gtest_filter="$filter" \
@@ -26,4 +27,8 @@ for a in matrix blelloch hillis_steele; do
 done
 run racecheck racecheck_interface scan_interface_test '*InPlace*:*Discard*' &
 wait
+# The runs went to the background, so judge them by their logs.
+for log in "$logs"/memcheck_*.log "$logs"/racecheck_*.log; do
+  grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && grep -q "PASSED" "$log" || status=1
+done
 exit $status
