@@ -1,10 +1,15 @@
 #pragma once
-// Temporary storage for fastscan policies without a user allocator: the stream-ordered pool
-// (cudaMallocAsync / cudaFreeAsync on the policy's stream), never a cudaMalloc per call.
+// Temporary storage for fastscan policies without a user allocator: a stream-ordered pool
+// (cudaMallocFromPoolAsync / cudaFreeAsync on the policy's stream), never a cudaMalloc per call.
+// fastscan keeps its own pool per device because the device's default pool returns its memory to the
+// driver at every synchronisation (release threshold 0), and re-mapping it on the next call cost a
+// third of the matrix scan's time at 2^24 elements (bench/PERFORMANCE.md). Up to
+// pool_release_threshold bytes stay reserved between calls; the user's own pools are untouched.
 // Thrust finds these by ADL through thrust::detail::temporary_array, so Thrust's own algorithms run
 // through a fastscan policy use the pool as well. A policy made with `(alloc)` is an
 // execute_with_allocator, whose exact-type overloads in Thrust win and use the allocator instead.
 
+#include <fastscan/detail/config.cuh>
 #include <fastscan/execution_policy.cuh>
 
 #include <thrust/detail/raw_pointer_cast.h>
@@ -13,19 +18,49 @@
 #include <thrust/system/detail/bad_alloc.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
 
 namespace fastscan::detail {
 
+inline constexpr std::uint64_t pool_release_threshold = std::uint64_t{256} << 20;
+
+// The pool for the current device, created on first use. Pools live until the process ends.
+inline cudaError_t current_device_pool(cudaMemPool_t* pool) {
+  int device = 0;
+  FASTSCAN_CUDA_TRY(cudaGetDevice(&device));
+  static std::mutex mutex;
+  static std::map<int, cudaMemPool_t> pools;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto found = pools.find(device); found != pools.end()) {
+    *pool = found->second;
+    return cudaSuccess;
+  }
+  cudaMemPoolProps properties{};
+  properties.allocType = cudaMemAllocationTypePinned;
+  properties.location.type = cudaMemLocationTypeDevice;
+  properties.location.id = device;
+  FASTSCAN_CUDA_TRY(cudaMemPoolCreate(pool, &properties));
+  std::uint64_t threshold = pool_release_threshold;
+  FASTSCAN_CUDA_TRY(cudaMemPoolSetAttribute(*pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  pools.emplace(device, *pool);
+  return cudaSuccess;
+}
+
 template <class T, class Derived, class Algorithm>
 thrust::pair<T*, std::ptrdiff_t> get_temporary_buffer(execution_policy<Derived, Algorithm>& policy, std::ptrdiff_t n) {
   void* pointer = nullptr;
-  const cudaError_t status =
-      cudaMallocAsync(&pointer, sizeof(T) * static_cast<std::size_t>(n), thrust::cuda_cub::stream(policy));
+  cudaMemPool_t pool{};
+  cudaError_t status = current_device_pool(&pool);
+  if (status == cudaSuccess)
+    status = cudaMallocFromPoolAsync(&pointer, sizeof(T) * static_cast<std::size_t>(n), pool,
+                                     thrust::cuda_cub::stream(policy));
   if (status != cudaSuccess) {
     cudaGetLastError();  // clear it, as Thrust does, so it does not leak into later launches
     throw thrust::system::detail::bad_alloc(
-        (std::string(Algorithm::name) + ": cudaMallocAsync of temporary storage failed: " +
+        (std::string(Algorithm::name) + ": stream-ordered allocation of temporary storage failed: " +
          thrust::cuda_category().message(status))
             .c_str());
   }
