@@ -5,6 +5,7 @@
 
 #include "common/policies.cuh"
 
+#include <thrust/iterator/reverse_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/transform_scan.h>
 
@@ -50,10 +51,23 @@ unsigned long long scans_reaching_fastscan(Policy policy) {
   attempt([&] { thrust::transform_inclusive_scan(policy, p, p, p, thrust::negate<int>{}, thrust::plus<int>{}); });
   attempt([&] { thrust::transform_inclusive_scan(policy, p, p, p, thrust::negate<int>{}, 1, thrust::plus<int>{}); });
   attempt([&] { thrust::transform_exclusive_scan(policy, p, p, p, thrust::negate<int>{}, 1, thrust::plus<int>{}); });
+  attempt([&] { thrust::inclusive_scan_by_key(policy, p, p, p, p); });
+  attempt([&] { thrust::inclusive_scan_by_key(policy, p, p, p, p, thrust::equal_to<int>{}); });
+  attempt([&] { thrust::inclusive_scan_by_key(policy, p, p, p, p, thrust::equal_to<int>{}, thrust::maximum<int>{}); });
+  attempt([&] { thrust::exclusive_scan_by_key(policy, p, p, p, p); });
+  attempt([&] { thrust::exclusive_scan_by_key(policy, p, p, p, p, 1); });
+  attempt([&] { thrust::exclusive_scan_by_key(policy, p, p, p, p, 1, thrust::equal_to<int>{}); });
+  attempt([&] {
+    thrust::exclusive_scan_by_key(policy, p, p, p, p, 1, thrust::equal_to<int>{}, thrust::maximum<int>{});
+  });
+  // Backward (reverse iterators over contiguous memory) reaches the same overloads.
+  thrust::reverse_iterator<thrust::device_ptr<int>> r(p);
+  attempt([&] { thrust::exclusive_scan(policy, r, r, r); });
+  attempt([&] { thrust::inclusive_scan_by_key(policy, r, r, r, r); });
   return scans_dispatched() - before;
 }
 
-constexpr unsigned long long overridden_calls = 9;
+constexpr unsigned long long overridden_calls = 18;
 
 template <class Under>
 void check_every_spelling() {

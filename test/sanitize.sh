@@ -21,11 +21,19 @@ for a in matrix blelloch hillis_steele; do
 done
 run memcheck memcheck_interface scan_interface_test '*' &
 wait
+for a in matrix blelloch hillis_steele; do
+  run memcheck "memcheck_by_key_$a" "scan_by_key_${a}_test" '*EveryLayout*:*NonCommutative*:*InPlace*' &
+done
+wait
 export FASTSCAN_TEST_MAX_N=262144
 for a in matrix blelloch hillis_steele; do
   run racecheck "racecheck_$a" "scan_${a}_test" '*ExclusiveScanInit*:*Int8*:*Affine3d*' &
 done
 run racecheck racecheck_interface scan_interface_test '*InPlace*:*Discard*' &
+wait
+for a in matrix blelloch hillis_steele; do
+  run racecheck "racecheck_by_key_$a" "scan_by_key_${a}_test" '*ExclusiveWithInitEveryLayout*:*BackwardNonCommutative*' &
+done
 wait
 # The runs went to the background, so judge them by their logs.
 for log in "$logs"/memcheck_*.log "$logs"/racecheck_*.log; do

@@ -7,6 +7,7 @@
 // Scans run fastscan's kernels; every other Thrust algorithm runs on Thrust's CUDA backend.
 
 #include <fastscan/detail/thrust/scan.cuh>
+#include <fastscan/detail/thrust/scan_by_key.cuh>
 #include <fastscan/execution_policy.cuh>
 
 #include <thrust/scan.h>

@@ -46,9 +46,9 @@ class temp_arena {
 // the accumulator type; otherwise (fancy or narrower outputs) they go to a temporary buffer.
 template <class AccT, class OutputIt>
 AccT* output_as_accumulator_storage(OutputIt output) {
-  if constexpr (thrust::is_contiguous_iterator_v<OutputIt> &&
-                std::is_same_v<thrust::detail::it_value_t<OutputIt>, AccT>) {
-    return thrust::raw_pointer_cast(&*output);
+  if constexpr (std::is_pointer_v<OutputIt> || thrust::is_contiguous_iterator_v<OutputIt>) {
+    if constexpr (std::is_same_v<thrust::detail::it_value_t<OutputIt>, AccT>) return thrust::raw_pointer_cast(&*output);
+    else return nullptr;
   } else {
     return nullptr;
   }

@@ -8,6 +8,7 @@
 //   transform scans:             the same, over transform_iterator<unary, first, value_type, value_type>
 // Host-only by design: a host/device override would compile into an empty kernel.
 
+#include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/dispatch/dispatch_scan.cuh>
 #include <fastscan/detail/thrust/temporary_buffer.cuh>
 #include <fastscan/execution_policy.cuh>
@@ -36,32 +37,45 @@ inline unsigned long long& scans_dispatched() {
   return count;
 }
 
-template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
-OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Op op,
-                  maybe<AccT> init, const char* algorithm_call) {
-  ++scans_dispatched();
-  Derived& derived = static_cast<Derived&>(policy);
+// The range length, or a clear error for a range whose last precedes its first.
+template <class Algorithm, class It>
+offset_t checked_length(It first, It last, std::string const& what) {
   const auto distance = thrust::distance(first, last);
-  const std::string what = std::string(Algorithm::name) + " " + algorithm_call;
   if (distance < 0) {
     throw thrust::system_error(cudaErrorInvalidValue, thrust::cuda_category(),
                                what + ": last precedes first (negative range length)");
   }
-  const offset_t n = static_cast<offset_t>(distance);
-  const cudaStream_t stream = thrust::cuda_cub::stream(derived);
+  return static_cast<offset_t>(distance);
+}
 
+// Plans, allocates through the policy, launches, then synchronises as the policy says.
+// `input` and `output` are what the kernels see (native views, pair iterators).
+template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
+void launch_scan(execution_policy<Derived, Algorithm>& policy, InputIt input, offset_t n, OutputIt output, Op op,
+                 maybe<AccT> init, std::string const& what) {
+  ++scans_dispatched();
+  Derived& derived = static_cast<Derived&>(policy);
+  const cudaStream_t stream = thrust::cuda_cub::stream(derived);
   if (n > 0) {
     temp_arena plan = temp_arena::measure();
-    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(plan, first, result, n, op, init, stream),
+    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(plan, input, output, n, op, init, stream),
                                      (what + ": planning temporary storage").c_str());
     // Allocated from the policy: the stream-ordered pool, or the user's allocator.
     thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
     temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
-    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(arena, first, result, n, op, init, stream),
+    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream),
                                      (what + ": launching the scan kernels").c_str());
   }
   thrust::cuda_cub::throw_on_error(thrust::cuda_cub::synchronize_optional(derived),
                                    (what + ": failed to synchronize").c_str());
+}
+
+template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
+OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Op op,
+                  maybe<AccT> init, const char* algorithm_call) {
+  const std::string what = std::string(Algorithm::name) + " " + algorithm_call;
+  const offset_t n = checked_length<Algorithm>(first, last, what);
+  launch_scan<Kind, AccT>(policy, native_iterator(first), n, native_iterator(result), op, init, what);
   return result + n;
 }
 

@@ -1,0 +1,73 @@
+#pragma once
+// Segmented scans as scans of (head flag, value) pairs under the segmented operator
+//   (f1, v1) . (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2),
+// which is associative whenever op is (Schwartz 1980; Sengupta et al. 2007), and not commutative.
+// Every block algorithm and multi-block driver then scans segments unchanged: flags travel beside
+// the values through shared memory, and a tile's total is (any head in it, its last segment's value).
+//
+// Scan-by-key maps onto this: head_i = (i == 0) || !pred(key[i-1], key[i]) (Thrust's definition),
+// computed while loading; an exclusive scan folds the init into each segment's head value and writes
+// the init itself at every head.
+
+#include <fastscan/detail/config.cuh>
+
+namespace fastscan::detail {
+
+template <class T>
+struct segmented_value {
+  T value;
+  bool head;  // true when a segment starts inside the span this value covers
+};
+
+template <class Op>
+struct segmented_op {
+  Op op;
+
+  template <class T>
+  __host__ __device__ segmented_value<T> operator()(segmented_value<T> const& left,
+                                                    segmented_value<T> const& right) const {
+    return segmented_value<T>{right.head ? right.value : static_cast<T>(op(left.value, right.value)),
+                              left.head || right.head};
+  }
+};
+
+// Element i of a scan by key, as a (head, value) pair. For an exclusive scan the head's value is
+// op(init, v): each segment's running value then starts from the init.
+template <scan_kind Kind, class AccT, class KeysIt, class ValuesIt, class Pred, class Op>
+struct by_key_element {
+  KeysIt keys;
+  ValuesIt values;
+  Pred pred;
+  Op op;
+  AccT init;
+
+  __host__ __device__ bool head(offset_t i) const { return i == 0 || !pred(keys[i - 1], keys[i]); }
+
+  __host__ __device__ segmented_value<AccT> operator()(offset_t i) const {
+    const bool is_head = head(i);
+    AccT value = values[i];
+    if (Kind == scan_kind::exclusive && is_head) value = static_cast<AccT>(op(init, value));
+    return segmented_value<AccT>{value, is_head};
+  }
+};
+
+// Writes the value half of a scanned pair to the user's output; an exclusive scan writes the init at
+// every head. Only `output[i] = pair` is supported: all the kernels need.
+template <scan_kind Kind, class AccT, class OutputIt, class Element>
+struct by_key_output {
+  OutputIt output;
+  Element element;  // for head(i)
+
+  struct proxy {
+    by_key_output const& self;
+    offset_t i;
+    __device__ void operator=(segmented_value<AccT> const& scanned) const {
+      if (Kind == scan_kind::exclusive && self.element.head(i)) self.output[i] = self.element.init;
+      else self.output[i] = scanned.value;
+    }
+  };
+
+  __device__ proxy operator[](offset_t i) const { return proxy{*this, i}; }
+};
+
+}  // namespace fastscan::detail

@@ -1,0 +1,83 @@
+#pragma once
+// Overloads of Thrust's scan-by-key algorithms for fastscan policies, every arity. A segment is a
+// maximal run of keys for which pred(key[i-1], key[i]) holds. Types follow Thrust 3.0's CUDA
+// backend: inclusive accumulates in the values' value type, exclusive in the init's type; the
+// defaults are equal_to<> and plus<>, and value_type{} as init.
+
+#include <fastscan/detail/segmented.cuh>
+#include <fastscan/detail/thrust/scan.cuh>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+namespace fastscan::detail {
+
+template <scan_kind Kind, class AccT, class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt,
+          class Pred, class Op>
+OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                         ValuesIt values, OutputIt result, Pred pred, Op op, AccT init, const char* algorithm_call) {
+  const std::string what = std::string(Algorithm::name) + " " + algorithm_call;
+  const offset_t n = checked_length<Algorithm>(keys_first, keys_last, what);
+  auto keys = native_iterator(keys_first);
+  auto native_values = native_iterator(values);
+  auto output = native_iterator(result);
+  using element_t = by_key_element<Kind, AccT, decltype(keys), decltype(native_values), Pred, Op>;
+  const element_t element{keys, native_values, pred, op, init};
+  auto input = thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0), element);
+  const by_key_output<Kind, AccT, decltype(output), element_t> pair_output{output, element};
+  launch_scan<Kind, segmented_value<AccT>>(policy, input, n, pair_output, segmented_op<Op>{op},
+                                           none<segmented_value<AccT>>(), what);
+  return result + n;
+}
+
+// ---- inclusive_scan_by_key ---------------------------------------------------------------------
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class Pred, class Op>
+OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                               ValuesIt values, OutputIt result, Pred pred, Op op) {
+  using acc_t = thrust::detail::it_value_t<ValuesIt>;
+  return run_scan_by_key<scan_kind::inclusive, acc_t>(policy, keys_first, keys_last, values, result, pred, op,
+                                                      acc_t{}, "inclusive_scan_by_key");
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class Pred>
+OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                               ValuesIt values, OutputIt result, Pred pred) {
+  return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, pred, thrust::plus<>{});
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt>
+OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                               ValuesIt values, OutputIt result) {
+  return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, thrust::equal_to<>{});
+}
+
+// ---- exclusive_scan_by_key ---------------------------------------------------------------------
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T, class Pred, class Op>
+OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                               ValuesIt values, OutputIt result, T init, Pred pred, Op op) {
+  return run_scan_by_key<scan_kind::exclusive, T>(policy, keys_first, keys_last, values, result, pred, op, init,
+                                                  "exclusive_scan_by_key");
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T, class Pred>
+OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                               ValuesIt values, OutputIt result, T init, Pred pred) {
+  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, pred, thrust::plus<>{});
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T>
+OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                               ValuesIt values, OutputIt result, T init) {
+  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, thrust::equal_to<>{});
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt>
+OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                               ValuesIt values, OutputIt result) {
+  using init_t = thrust::detail::it_value_t<ValuesIt>;
+  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init_t{});
+}
+
+}  // namespace fastscan::detail
