@@ -129,6 +129,70 @@ void bench_scan(benchmark::State& state, contender who, bool exclusive, std::siz
   cudaStreamDestroy(stream);
 }
 
+// Inclusive scan by key over int32 keys whose segments have random lengths of mean `mean_segment`.
+// Bytes moved: keys and values read once, values written once; memcpy copies half that many bytes
+// (a copy reads and writes each byte), so the ratio compares equal traffic.
+template <class T>
+void bench_scan_by_key(benchmark::State& state, contender who, std::size_t n, std::size_t mean_segment) {
+  cudaStream_t stream;
+  FASTSCAN_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::vector<int> host_keys(n);
+  std::uint64_t x = 99;
+  for (std::size_t i = 0, segment = 0; i < n; ++segment) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const std::size_t length = 1 + (x >> 33) % (2 * mean_segment - 1);
+    for (std::size_t j = 0; j < length && i < n; ++j) host_keys[i++] = static_cast<int>(segment);
+  }
+  int* keys = nullptr;
+  T* out = nullptr;
+  FASTSCAN_BENCH_CHECK(cudaMalloc(&keys, n * sizeof(int)));
+  FASTSCAN_BENCH_CHECK(cudaMalloc(&out, n * sizeof(T)));
+  FASTSCAN_BENCH_CHECK(cudaMemcpy(keys, host_keys.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  rotating_buffers values(n * sizeof(T), l2_bytes());
+  values.fill_random(77);
+  const std::size_t bytes = n * (sizeof(int) + 2 * sizeof(T));
+  void* copy_target = nullptr;
+  if (who == contender::memcpy) FASTSCAN_BENCH_CHECK(cudaMalloc(&copy_target, bytes / 2));
+  void* cub_temp = nullptr;
+  std::size_t cub_temp_bytes = 0;
+  if (who == contender::cub) {
+    FASTSCAN_BENCH_CHECK(cub::DeviceScan::InclusiveSumByKey(nullptr, cub_temp_bytes, keys, static_cast<T*>(nullptr), out, n));
+    FASTSCAN_BENCH_CHECK(cudaMalloc(&cub_temp, cub_temp_bytes));
+  }
+  auto run_once = [&](T* in) {
+    switch (who) {
+      case contender::memcpy:
+        FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, values.first(), bytes / 2, cudaMemcpyDeviceToDevice, stream));
+        break;
+      case contender::cub: {
+        std::size_t temp = cub_temp_bytes;
+        FASTSCAN_BENCH_CHECK(cub::DeviceScan::InclusiveSumByKey(cub_temp, temp, keys, in, out, n, ::cuda::std::equal_to<>{}, stream));
+        break;
+      }
+      case contender::thrust_par: thrust::inclusive_scan_by_key(thrust::cuda::par_nosync.on(stream), keys, keys + n, in, out); break;
+      case contender::matrix: thrust::inclusive_scan_by_key(fastscan::matrix_nosync.on(stream), keys, keys + n, in, out); break;
+      case contender::blelloch: thrust::inclusive_scan_by_key(fastscan::blelloch_nosync.on(stream), keys, keys + n, in, out); break;
+      case contender::hillis_steele:
+        thrust::inclusive_scan_by_key(fastscan::hillis_steele_nosync.on(stream), keys, keys + n, in, out);
+        break;
+    }
+  };
+  for (int i = 0; i < 3; ++i) run_once(static_cast<T*>(values.next()));
+  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  for (auto _ : state) {
+    T* in = static_cast<T*>(values.next());
+    event_timer timer(state, stream);
+    run_once(in);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+  cudaFree(cub_temp);
+  cudaFree(copy_target);
+  cudaFree(keys);
+  cudaFree(out);
+  cudaStreamDestroy(stream);
+}
+
 // One row of the summary: algorithm, type, n -> contender -> GB/s.
 using row_key = std::tuple<std::string, std::string, std::size_t>;
 std::map<row_key, std::map<std::string, double>> summary;
@@ -157,12 +221,12 @@ class summary_reporter : public benchmark::ConsoleReporter {
 
 void print_summary() {
   const char* order[] = {"memcpy", "cub", "thrust_par", "matrix", "blelloch", "hillis_steele"};
-  std::printf("\nEffective bandwidth in GB/s (2 * n * sizeof(T) / time); [x CUB | x memcpy]\n");
-  std::printf("%-10s %-6s %11s", "algorithm", "type", "n");
+  std::printf("\nEffective bandwidth in GB/s (bytes a scan must move / time: 2 n sizeof(T), plus n sizeof(key) by key); [x CUB | x memcpy]\n");
+  std::printf("%-18s %-6s %11s", "algorithm", "type", "n");
   for (auto c : order) std::printf(" %22s", c);
   std::printf("\n");
   for (auto const& [key, by_contender] : summary) {
-    std::printf("%-10s %-6s %11zu", std::get<0>(key).c_str(), std::get<1>(key).c_str(), std::get<2>(key));
+    std::printf("%-18s %-6s %11zu", std::get<0>(key).c_str(), std::get<1>(key).c_str(), std::get<2>(key));
     const double cub = by_contender.count("cub") ? by_contender.at("cub") : NAN;
     const double copy = by_contender.count("memcpy") ? by_contender.at("memcpy") : NAN;
     for (auto c : order) {
@@ -187,6 +251,20 @@ void register_type(std::vector<std::size_t> const& sizes) {
             ->UseManualTime()
             ->Unit(benchmark::kMicrosecond);
       }
+    }
+  }
+}
+
+template <class T>
+void register_by_key(std::vector<std::size_t> const& sizes) {
+  const contender all[] = {contender::memcpy, contender::cub, contender::thrust_par,
+                           contender::matrix, contender::blelloch, contender::hillis_steele};
+  for (std::size_t n : sizes) {
+    for (contender who : all) {
+      const std::string name = std::string("incl_by_key_m1000/") + type_name<T>() + "/" + name_of(who) + "/" + std::to_string(n);
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) { bench_scan_by_key<T>(state, who, n, 1000); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
     }
   }
 }
@@ -224,6 +302,7 @@ int main(int argc, char** argv) {
   register_type<float>(sizes);
   register_type<std::int64_t>(sizes);
   register_type<double>(sizes);
+  register_by_key<std::int32_t>({std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26});
 
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);

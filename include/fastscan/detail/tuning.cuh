@@ -6,6 +6,7 @@
 #include <fastscan/detail/block/block_scan_blelloch.cuh>
 #include <fastscan/detail/block/block_scan_hillis_steele.cuh>
 #include <fastscan/detail/block/block_scan_matrix.cuh>
+#include <fastscan/detail/block/block_segmented_scan_matrix.cuh>
 
 namespace fastscan::detail {
 
@@ -13,6 +14,13 @@ namespace fastscan::detail {
 enum class multi_block {
   reduce_then_scan,     // reduce each tile, scan the totals recursively, scan each tile from its prefix (3n traffic)
   scan_then_propagate,  // scan each tile, scan the totals recursively, add each prefix to its tile (4n traffic)
+};
+
+// How scans by key are stitched together.
+enum class segmented_strategy {
+  pair_scan,            // the unsegmented drivers over (head, value) pairs with the segmented operator
+  first_segment_fixup,  // matrix paper 4.2.2: one segmented pass recording (r_b, f_b, s_b) per tile, the
+                        // tile records scanned recursively, then only each tile's first s_b elements fixed
 };
 
 // Items per thread for element type T: `nominal` for 4-byte types, fewer for wider types, rounded
@@ -41,7 +49,9 @@ struct matrix_algorithm {
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int rows = threads;
     static constexpr multi_block strategy = Strategy;
+    static constexpr segmented_strategy segmented = segmented_strategy::first_segment_fixup;
     using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column>;
+    using block_segmented_scan = block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column>;
   };
 };
 
@@ -55,6 +65,7 @@ struct blelloch_algorithm {
     static constexpr int items_per_thread = scaled_items_per_thread<T>(8);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr multi_block strategy = multi_block::scan_then_propagate;
+    static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_blelloch<T, threads, items_per_thread, true>;
   };
 };
@@ -69,6 +80,7 @@ struct hillis_steele_algorithm {
     static constexpr int items_per_thread = scaled_items_per_thread<T>(4);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr multi_block strategy = multi_block::scan_then_propagate;
+    static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_hillis_steele<T, threads, items_per_thread>;
   };
 };

@@ -23,14 +23,89 @@ enum class column_scan {
   warp_matrix,  // the column is itself a 32 x (Rows/32) matrix scanned by one warp (the paper's choice)
 };
 
+// Step II of the matrix scan: the column of row totals, itself scanned as a 32 x (Rows/32) matrix by
+// one warp (or walked by one thread). Used by the unsegmented and the segmented matrix scans.
+template <class T, int Rows, column_scan Column>
+class matrix_column {
+ public:
+  static constexpr int lanes = Column == column_scan::warp_matrix ? 32 : 1;
+  static constexpr int run = Rows / lanes;  // column entries per lane
+  static_assert(Rows % lanes == 0, "rows must split evenly over the column's lanes");
+
+  struct temp_storage {
+    uninitialized_array<T, Rows> entries;  // row totals, then row prefixes
+    typename warp_scan<T>::temp_storage lane_values;
+    uninitialized<T> aggregate;
+    bool has_block_prefix;
+  };
+
+  __device__ explicit matrix_column(temp_storage& storage) : s_(storage) {}
+
+  __device__ void set_total(int row, T const& total) { s_.entries[row] = total; }
+  // Valid for row > 0, and for row 0 when has_block_prefix().
+  __device__ T row_prefix(int row) const { return s_.entries[row]; }
+  __device__ bool has_block_prefix() const { return s_.has_block_prefix; }
+  __device__ T aggregate() { return s_.aggregate.get(); }
+
+  // Run by the 32 threads of warp 0: row totals -> row prefixes, with the carry from prefix_op.
+  template <class Op, class PrefixOp>
+  __device__ void scan(Op op, PrefixOp& prefix_op) {
+    const int lane = threadIdx.x;
+    T lane_inclusive = reduce_run(op);
+    warp_scan<T> lane_scan(s_.lane_values);
+    if constexpr (lanes > 1) lane_inclusive = lane_scan.inclusive_scan(lane_inclusive, op);
+    if (lane == lanes - 1) s_.aggregate.get() = lane_inclusive;
+    __syncwarp();
+
+    const maybe<T> block_prefix = prefix_op(s_.aggregate.get());
+    if (lane == 0) s_.has_block_prefix = block_prefix.valid;
+
+    if (lane < lanes) {
+      maybe<T> running = block_prefix;
+      if constexpr (lanes > 1) {
+        if (lane > 0) {
+          const T before = lane_scan.lane_value(lane - 1);
+          running = some<T>(running.valid ? op(running.value, before) : before);
+        }
+      }
+      const int base = lane * run;
+      for (int j = 0; j < run; ++j) {
+        const T total = s_.entries[base + j];
+        if (running.valid) s_.entries[base + j] = running.value;
+        running = some<T>(running.valid ? op(running.value, total) : total);
+      }
+    }
+  }
+
+  // Run by the 32 threads of warp 0: the column's total into aggregate().
+  template <class Op>
+  __device__ void reduce(Op op) {
+    T lane_total = reduce_run(op);
+    if constexpr (lanes > 1) lane_total = warp_scan<T>(s_.lane_values).inclusive_scan(lane_total, op);
+    if (threadIdx.x == lanes - 1) s_.aggregate.get() = lane_total;
+  }
+
+ private:
+  // Lanes below `lanes` reduce their run; other lanes return their first entry (never combined).
+  template <class Op>
+  __device__ T reduce_run(Op op) {
+    const int lane = threadIdx.x < lanes ? threadIdx.x : 0;
+    const int base = lane * run;
+    T total = s_.entries[base];
+    for (int j = 1; j < run; ++j) total = op(total, s_.entries[base + j]);
+    return total;
+  }
+
+  temp_storage& s_;
+};
+
 template <class T, int Threads, int ItemsPerThread, int Rows, bool PadRows, column_scan Column>
 class block_scan_matrix {
  public:
   static constexpr int tile_items = Threads * ItemsPerThread;
   static constexpr int row_items = tile_items / Rows;  // W in the paper
   static constexpr int row_stride = PadRows ? (row_items | 1) : row_items;
-  static constexpr int column_lanes = Column == column_scan::warp_matrix ? 32 : 1;
-  static constexpr int column_run = Rows / column_lanes;  // column entries per lane
+  using column_t = matrix_column<T, Rows, Column>;
 
   static_assert(Threads % 32 == 0, "threads per block must be a multiple of the warp size");
   static_assert(Rows <= Threads && Rows % 32 == 0, "rows must be a multiple of 32, at most the thread count");
@@ -39,10 +114,7 @@ class block_scan_matrix {
 
   struct temp_storage {
     uninitialized_array<T, Rows * row_stride> matrix;
-    uninitialized_array<T, Rows> column;  // row totals, then row prefixes
-    typename warp_scan<T>::temp_storage lanes;
-    uninitialized<T> aggregate;
-    bool has_block_prefix;
+    typename column_t::temp_storage column;
   };
 
   __device__ explicit block_scan_matrix(temp_storage& storage) : s_(storage) {}
@@ -56,26 +128,27 @@ class block_scan_matrix {
     __syncthreads();
 
     // Step I: each row reduced sequentially by its thread; the row stays in registers for step III.
+    column_t column(s_.column);
     T row[row_items];
     if (threadIdx.x < Rows) {
       load_row(row);
-      s_.column[threadIdx.x] = reduce_row(row, op);
+      column.set_total(threadIdx.x, reduce_row(row, op));
     }
     __syncthreads();
 
     // Step II: column of row totals -> row prefixes (plus the carry from earlier tiles).
-    if (threadIdx.x < 32) scan_column(op, prefix_op);
+    if (threadIdx.x < 32) column.scan(op, prefix_op);
     __syncthreads();
 
     // Step III: each row scanned sequentially from its prefix.
     if (threadIdx.x < Rows) {
-      const bool has_prefix = threadIdx.x > 0 || s_.has_block_prefix;
-      scan_row<Kind>(row, op, has_prefix);
+      const bool has_prefix = threadIdx.x > 0 || column.has_block_prefix();
+      scan_row<Kind>(row, op, has_prefix, column.row_prefix(threadIdx.x));
     }
     __syncthreads();
 
     load_striped(items);
-    return s_.aggregate.get();
+    return column.aggregate();
   }
 
   // Reduces the tile: steps I and II without the scan-back. The result is returned to every thread.
@@ -83,19 +156,16 @@ class block_scan_matrix {
   __device__ T reduce(T (&items)[ItemsPerThread], Op op) {
     store_striped(items);
     __syncthreads();
+    column_t column(s_.column);
     if (threadIdx.x < Rows) {
       T row[row_items];
       load_row(row);
-      s_.column[threadIdx.x] = reduce_row(row, op);
+      column.set_total(threadIdx.x, reduce_row(row, op));
     }
     __syncthreads();
-    if (threadIdx.x < 32) {
-      T lane_total = reduce_column_run(op);
-      if constexpr (column_lanes > 1) lane_total = warp_scan<T>(s_.lanes).inclusive_scan(lane_total, op);
-      if (threadIdx.x == column_lanes - 1) s_.aggregate.get() = lane_total;
-    }
+    if (threadIdx.x < 32) column.reduce(op);
     __syncthreads();
-    return s_.aggregate.get();
+    return column.aggregate();
   }
 
  private:
@@ -127,54 +197,11 @@ class block_scan_matrix {
     return total;
   }
 
-  // Lanes below column_lanes reduce their run of column entries; other lanes return their first entry
-  // (a harmless placeholder: their value is never combined into a result).
-  template <class Op>
-  __device__ T reduce_column_run(Op op) {
-    const int lane = threadIdx.x < column_lanes ? threadIdx.x : 0;
-    const int base = lane * column_run;
-    T total = s_.column[base];
-    for (int j = 1; j < column_run; ++j) total = op(total, s_.column[base + j]);
-    return total;
-  }
-
-  // Run by the 32 threads of warp 0. Afterwards column[r] holds the prefix of row r for r > 0, and
-  // column[0] holds the carry from earlier tiles when there is one.
-  template <class Op, class PrefixOp>
-  __device__ void scan_column(Op op, PrefixOp& prefix_op) {
-    const int lane = threadIdx.x;
-    T lane_inclusive = reduce_column_run(op);
-    warp_scan<T> lanes(s_.lanes);
-    if constexpr (column_lanes > 1) lane_inclusive = lanes.inclusive_scan(lane_inclusive, op);
-    if (lane == column_lanes - 1) s_.aggregate.get() = lane_inclusive;
-    __syncwarp();
-
-    const maybe<T> block_prefix = prefix_op(s_.aggregate.get());
-    if (lane == 0) s_.has_block_prefix = block_prefix.valid;
-
-    if (lane < column_lanes) {
-      maybe<T> running = block_prefix;
-      if constexpr (column_lanes > 1) {
-        if (lane > 0) {
-          const T before = lanes.lane_value(lane - 1);
-          running = some<T>(running.valid ? op(running.value, before) : before);
-        }
-      }
-      const int base = lane * column_run;
-      for (int j = 0; j < column_run; ++j) {
-        const T total = s_.column[base + j];
-        if (running.valid) s_.column[base + j] = running.value;
-        running = some<T>(running.valid ? op(running.value, total) : total);
-      }
-    }
-  }
-
   template <scan_kind Kind, class Op>
-  __device__ void scan_row(T (&row)[row_items], Op op, bool has_prefix) {
+  __device__ void scan_row(T (&row)[row_items], Op op, bool has_prefix, T const& prefix) {
     const int base = threadIdx.x * row_stride;
     T running;
     if (has_prefix) {
-      const T prefix = s_.column[threadIdx.x];
       running = op(prefix, row[0]);
       s_.matrix[base] = Kind == scan_kind::inclusive ? running : prefix;
     } else {

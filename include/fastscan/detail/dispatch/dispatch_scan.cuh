@@ -6,6 +6,7 @@
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/kernels/kernel_scan.cuh>
+#include <fastscan/detail/segmented.cuh>
 #include <fastscan/detail/tuning.cuh>
 
 #include <thrust/detail/raw_pointer_cast.h>
@@ -103,6 +104,40 @@ cudaError_t dispatch_scan(temp_arena& arena, InputIt input, OutputIt output, off
                                                                            op, prefixes);
     return cudaGetLastError();
   }
+}
+
+}  // namespace fastscan::detail
+
+namespace fastscan::detail {
+
+// Matrix scan by key (paper section 4.2.2): one segmented pass over the tiles recording (r_b, f_b, s_b),
+// the tile records scanned recursively with the segmented operator, then each tile's first s_b
+// elements re-scanned from their carry. `input` yields (head, value) pairs; `output` takes them.
+template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_segmented_scan(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+                                    cudaStream_t stream) {
+  using tuning = typename Algorithm::template tuning<AccT>;
+  using pair_t = segmented_value<AccT>;
+  constexpr int threads = tuning::threads;
+  const offset_t num_tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
+  if (num_tiles == 0) return cudaSuccess;
+  if (num_tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
+  const unsigned grid = static_cast<unsigned>(num_tiles);
+
+  pair_t* totals = num_tiles > 1 ? arena.allocate<pair_t>(static_cast<std::size_t>(num_tiles - 1)) : nullptr;
+  int* first_segment_lengths = arena.allocate<int>(static_cast<std::size_t>(num_tiles));
+  if (!arena.measuring()) {
+    segmented_scan_tiles_kernel<tuning, Kind, AccT>
+        <<<grid, threads, 0, stream>>>(input, output, n, op, totals, first_segment_lengths);
+    FASTSCAN_CUDA_TRY(cudaGetLastError());
+  }
+  if (num_tiles == 1) return cudaSuccess;
+  FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, pair_t>(
+      arena, totals, totals, num_tiles - 1, segmented_op<Op>{op}, none<pair_t>(), stream)));
+  if (arena.measuring()) return cudaSuccess;
+  segmented_fixup_kernel<tuning, Kind, AccT><<<grid - 1, threads, 0, stream>>>(
+      input, output, op, static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths));
+  return cudaGetLastError();
 }
 
 }  // namespace fastscan::detail

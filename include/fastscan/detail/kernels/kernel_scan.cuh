@@ -39,3 +39,45 @@ __global__ void __launch_bounds__(Tuning::threads)
 }
 
 }  // namespace fastscan::detail
+
+#include <fastscan/detail/agent/agent_segmented_scan.cuh>
+
+namespace fastscan::detail {
+
+// Matrix scan by key, pass 1: every tile scanned by segments; its total and first-segment length recorded.
+template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+__global__ void __launch_bounds__(Tuning::threads)
+    segmented_scan_tiles_kernel(InputIt input, OutputIt output, offset_t n, Op op, segmented_value<AccT>* tile_totals,
+                                int* first_segment_lengths) {
+  using agent = agent_segmented_scan<Tuning, AccT>;
+  __shared__ typename agent::temp_storage storage;
+  const offset_t tile = blockIdx.x;
+  const offset_t tile_base = tile * Tuning::tile_items;
+  const offset_t remaining = n - tile_base;
+  const int valid = remaining < Tuning::tile_items ? static_cast<int>(remaining) : Tuning::tile_items;
+  int first_segment = 0;
+  const segmented_value<AccT> total =
+      valid == Tuning::tile_items
+          ? agent::template scan_tile<Kind, true>(storage, input, output, tile_base, valid, op, &first_segment)
+          : agent::template scan_tile<Kind, false>(storage, input, output, tile_base, valid, op, &first_segment);
+  if (threadIdx.x == 0) {
+    if (tile + 1 < gridDim.x) tile_totals[tile] = total;
+    first_segment_lengths[tile] = first_segment;
+  }
+}
+
+// Pass 3: tile b + 1's first segment re-scanned from the carry; tiles starting with a head do nothing.
+template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+__global__ void __launch_bounds__(Tuning::threads)
+    segmented_fixup_kernel(InputIt input, OutputIt output, Op op, const segmented_value<AccT>* scanned_totals,
+                           const int* first_segment_lengths) {
+  using agent = agent_segmented_scan<Tuning, AccT>;
+  __shared__ typename agent::temp_storage storage;
+  const offset_t tile = static_cast<offset_t>(blockIdx.x) + 1;
+  const int length = first_segment_lengths[tile];
+  if (length == 0) return;
+  agent::template fix_first_segment<Kind>(storage, input, output, tile * Tuning::tile_items, length, op,
+                                          scanned_totals[tile - 1].value);
+}
+
+}  // namespace fastscan::detail

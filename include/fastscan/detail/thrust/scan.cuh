@@ -48,23 +48,19 @@ offset_t checked_length(It first, It last, std::string const& what) {
   return static_cast<offset_t>(distance);
 }
 
-// Plans, allocates through the policy, launches, then synchronises as the policy says.
-// `input` and `output` are what the kernels see (native views, pair iterators).
-template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
-void launch_scan(execution_policy<Derived, Algorithm>& policy, InputIt input, offset_t n, OutputIt output, Op op,
-                 maybe<AccT> init, std::string const& what) {
+// Plans temporary storage with a measuring pass of `dispatch(arena, stream)`, allocates it through the
+// policy (the stream-ordered pool, or the user's allocator), launches, then synchronises as the policy says.
+template <class Derived, class Algorithm, class Dispatch>
+void launch(execution_policy<Derived, Algorithm>& policy, offset_t n, Dispatch&& dispatch, std::string const& what) {
   ++scans_dispatched();
   Derived& derived = static_cast<Derived&>(policy);
   const cudaStream_t stream = thrust::cuda_cub::stream(derived);
   if (n > 0) {
     temp_arena plan = temp_arena::measure();
-    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(plan, input, output, n, op, init, stream),
-                                     (what + ": planning temporary storage").c_str());
-    // Allocated from the policy: the stream-ordered pool, or the user's allocator.
+    thrust::cuda_cub::throw_on_error(dispatch(plan, stream), (what + ": planning temporary storage").c_str());
     thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
     temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
-    thrust::cuda_cub::throw_on_error(dispatch_scan<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream),
-                                     (what + ": launching the scan kernels").c_str());
+    thrust::cuda_cub::throw_on_error(dispatch(arena, stream), (what + ": launching the scan kernels").c_str());
   }
   thrust::cuda_cub::throw_on_error(thrust::cuda_cub::synchronize_optional(derived),
                                    (what + ": failed to synchronize").c_str());
@@ -75,7 +71,14 @@ OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, I
                   maybe<AccT> init, const char* algorithm_call) {
   const std::string what = std::string(Algorithm::name) + " " + algorithm_call;
   const offset_t n = checked_length<Algorithm>(first, last, what);
-  launch_scan<Kind, AccT>(policy, native_iterator(first), n, native_iterator(result), op, init, what);
+  auto input = native_iterator(first);
+  auto output = native_iterator(result);
+  launch(
+      policy, n,
+      [&](temp_arena& arena, cudaStream_t stream) {
+        return dispatch_scan<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream);
+      },
+      what);
   return result + n;
 }
 

@@ -25,8 +25,18 @@ OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt ke
   const element_t element{keys, native_values, pred, op, init};
   auto input = thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0), element);
   const by_key_output<Kind, AccT, decltype(output), element_t> pair_output{output, element};
-  launch_scan<Kind, segmented_value<AccT>>(policy, input, n, pair_output, segmented_op<Op>{op},
-                                           none<segmented_value<AccT>>(), what);
+  using pair_t = segmented_value<AccT>;
+  launch(
+      policy, n,
+      [&](temp_arena& arena, cudaStream_t stream) {
+        if constexpr (Algorithm::template tuning<AccT>::segmented == segmented_strategy::first_segment_fixup) {
+          return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
+        } else {
+          return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<Op>{op},
+                                                        none<pair_t>(), stream);
+        }
+      },
+      what);
   return result + n;
 }
 

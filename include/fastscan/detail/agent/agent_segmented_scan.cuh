@@ -1,0 +1,91 @@
+#pragma once
+// One thread block's work on one tile of a matrix scan by key (paper section 4.2.2). Elements arrive
+// as (head, value) pairs. A tile without heads lies inside one segment and takes the unsegmented
+// block scan; others take the segmented one. Each tile records its total (r_b, f_b) and the length
+// s_b of its first segment; the fix-up later re-scans only those s_b elements with the carry.
+
+#include <fastscan/detail/agent/agent_scan.cuh>
+#include <fastscan/detail/segmented.cuh>
+
+namespace fastscan::detail {
+
+template <class Tuning, class AccT>
+struct agent_segmented_scan {
+  static constexpr int threads = Tuning::threads;
+  static constexpr int items_per_thread = Tuning::items_per_thread;
+  static constexpr int tile_items = Tuning::tile_items;
+  using pair_t = segmented_value<AccT>;
+  using block_scan = typename Tuning::block_scan;
+  using block_segmented_scan = typename Tuning::block_segmented_scan;
+  using pairs = agent_scan<Tuning, pair_t>;  // striped loads of pairs
+
+  union temp_storage {
+    typename block_scan::temp_storage plain;
+    typename block_segmented_scan::temp_storage segmented;
+  };
+
+  // No carry into a tile in the first pass: tile 0 starts with a head, later tiles get theirs in the fix-up.
+  struct no_carry {
+    __device__ maybe<pair_t> operator()(pair_t const&) const { return none<pair_t>(); }
+  };
+
+  template <bool FullTile, class OutputIt>
+  __device__ static void store(OutputIt output, offset_t tile_base, int valid, AccT (&values)[items_per_thread],
+                               bool (&heads)[items_per_thread]) {
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      const int element = k * threads + static_cast<int>(threadIdx.x);
+      if (FullTile || element < valid) output[tile_base + element] = pair_t{values[k], heads[k]};
+    }
+  }
+
+  // Returns the tile's total; *first_segment receives s_b (elements before the first head).
+  template <scan_kind Kind, bool FullTile, class InputIt, class OutputIt, class Op>
+  __device__ static pair_t scan_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t tile_base,
+                                     int valid, Op op, int* first_segment) {
+    pair_t items[items_per_thread];
+    pairs::template load<FullTile>(input, tile_base, valid, items);
+    AccT values[items_per_thread];
+    bool heads[items_per_thread];
+    bool any_head = false;
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      values[k] = items[k].value;
+      heads[k] = items[k].head;
+      any_head = any_head || heads[k];
+    }
+    pair_t total;
+    if (__syncthreads_or(any_head)) {
+      block_segmented_scan segmented(storage.segmented);
+      total = segmented.template scan<Kind>(values, heads, op, no_carry{});
+      *first_segment = min(segmented.first_head(), valid);
+    } else {
+      // Wholly inside one segment: the faster unsegmented scan gives the same values.
+      total = pair_t{block_scan(storage.plain).template scan<Kind>(values, op, known_prefix<AccT>{none<AccT>()}), false};
+      *first_segment = valid;
+    }
+    store<FullTile>(output, tile_base, valid, values, heads);
+    return total;
+  }
+
+  // Re-scans the first `length` elements of a tile (no heads among them) from the carry.
+  template <scan_kind Kind, class InputIt, class OutputIt, class Op>
+  __device__ static void fix_first_segment(temp_storage& storage, InputIt input, OutputIt output, offset_t tile_base,
+                                           int length, Op op, AccT carry) {
+    pair_t items[items_per_thread];
+    if (length == tile_items) pairs::template load<true>(input, tile_base, length, items);
+    else pairs::template load<false>(input, tile_base, length, items);
+    AccT values[items_per_thread];
+    bool heads[items_per_thread];
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      values[k] = items[k].value;
+      heads[k] = false;
+    }
+    block_scan(storage.plain).template scan<Kind>(values, op, known_prefix<AccT>{some<AccT>(carry)});
+    if (length == tile_items) store<true>(output, tile_base, length, values, heads);
+    else store<false>(output, tile_base, length, values, heads);
+  }
+};
+
+}  // namespace fastscan::detail
