@@ -151,8 +151,12 @@ void bench_scan_by_key(benchmark::State& state, contender who, std::size_t n, st
   rotating_buffers values(n * sizeof(T), l2_bytes());
   values.fill_random(77);
   const std::size_t bytes = n * (sizeof(int) + 2 * sizeof(T));
-  void* copy_target = nullptr;
-  if (who == contender::memcpy) FASTSCAN_BENCH_CHECK(cudaMalloc(&copy_target, bytes / 2));
+  void *copy_source = nullptr, *copy_target = nullptr;
+  if (who == contender::memcpy) {
+    FASTSCAN_BENCH_CHECK(cudaMalloc(&copy_source, bytes / 2));
+    FASTSCAN_BENCH_CHECK(cudaMalloc(&copy_target, bytes / 2));
+    FASTSCAN_BENCH_CHECK(cudaMemset(copy_source, 0x5a, bytes / 2));
+  }
   void* cub_temp = nullptr;
   std::size_t cub_temp_bytes = 0;
   if (who == contender::cub) {
@@ -162,7 +166,7 @@ void bench_scan_by_key(benchmark::State& state, contender who, std::size_t n, st
   auto run_once = [&](T* in) {
     switch (who) {
       case contender::memcpy:
-        FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, values.first(), bytes / 2, cudaMemcpyDeviceToDevice, stream));
+        FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, copy_source, bytes / 2, cudaMemcpyDeviceToDevice, stream));
         break;
       case contender::cub: {
         std::size_t temp = cub_temp_bytes;
@@ -187,6 +191,7 @@ void bench_scan_by_key(benchmark::State& state, contender who, std::size_t n, st
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
   cudaFree(cub_temp);
+  cudaFree(copy_source);
   cudaFree(copy_target);
   cudaFree(keys);
   cudaFree(out);

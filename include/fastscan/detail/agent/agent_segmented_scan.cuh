@@ -2,7 +2,9 @@
 // One thread block's work on one tile of a matrix scan by key (paper section 4.2.2). Elements arrive
 // as (head, value) pairs. A tile without heads lies inside one segment and takes the unsegmented
 // block scan; others take the segmented one. Each tile records its total (r_b, f_b) and the length
-// s_b of its first segment; the fix-up later re-scans only those s_b elements with the carry.
+// s_b of its first segment; the fix-up later re-scans only those s_b elements with the carry. The
+// first pass leaves a later tile's first s_b outputs unwritten, so every output is written once and
+// an in-place scan (values == result) still finds those inputs intact for the fix-up.
 
 #include <fastscan/detail/agent/agent_scan.cuh>
 #include <fastscan/detail/segmented.cuh>
@@ -29,13 +31,14 @@ struct agent_segmented_scan {
     __device__ maybe<pair_t> operator()(pair_t const&) const { return none<pair_t>(); }
   };
 
+  // Stores elements [skip, valid) of the tile.
   template <bool FullTile, class OutputIt>
-  __device__ static void store(OutputIt output, offset_t tile_base, int valid, AccT (&values)[items_per_thread],
-                               bool (&heads)[items_per_thread]) {
+  __device__ static void store(OutputIt output, offset_t tile_base, int valid, int skip,
+                               AccT (&values)[items_per_thread], bool (&heads)[items_per_thread]) {
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
       const int element = k * threads + static_cast<int>(threadIdx.x);
-      if (FullTile || element < valid) output[tile_base + element] = pair_t{values[k], heads[k]};
+      if ((FullTile || element < valid) && element >= skip) output[tile_base + element] = pair_t{values[k], heads[k]};
     }
   }
 
@@ -64,7 +67,8 @@ struct agent_segmented_scan {
       total = pair_t{block_scan(storage.plain).template scan<Kind>(values, op, known_prefix<AccT>{none<AccT>()}), false};
       *first_segment = valid;
     }
-    store<FullTile>(output, tile_base, valid, values, heads);
+    // A later tile's first segment still lacks its carry: the fix-up writes it.
+    store<FullTile>(output, tile_base, valid, tile_base > 0 ? *first_segment : 0, values, heads);
     return total;
   }
 
@@ -83,8 +87,8 @@ struct agent_segmented_scan {
       heads[k] = false;
     }
     block_scan(storage.plain).template scan<Kind>(values, op, known_prefix<AccT>{some<AccT>(carry)});
-    if (length == tile_items) store<true>(output, tile_base, length, values, heads);
-    else store<false>(output, tile_base, length, values, heads);
+    if (length == tile_items) store<true>(output, tile_base, length, 0, values, heads);
+    else store<false>(output, tile_base, length, 0, values, heads);
   }
 };
 
