@@ -45,7 +45,7 @@ class event_timer {
   cudaEvent_t start_{}, stop_{};
 };
 
-__global__ void fill_random_kernel(std::uint32_t* words, std::size_t count, std::uint32_t seed);
+
 
 // Raw device buffers of `bytes` each; enough of them that one pass over all exceeds the L2 cache.
 class rotating_buffers {

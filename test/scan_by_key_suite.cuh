@@ -128,13 +128,17 @@ auto exclusive_init = [](auto policy, auto k0, auto k1, auto v, auto r) {
 };
 
 TYPED_TEST_P(by_key_suite, InclusiveAllSizesRotatingLayouts) {
-  // Every size of the foundation sweep, the layout rotating with the size.
+  // Every size of the foundation sweep, the layout rotating with the size, forward and backward.
   const auto sizes = full_sizes(TypeParam::template tile<int>, 23);
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const layout l = all_layouts[i % std::size(all_layouts)];
-    sweep_by_key<TypeParam, int, int>({sizes[i]}, {l}, 100 + i, false, inclusive_plus, [](auto const& k, auto const& v) {
-      return reference_inclusive_by_key<int, int>(k, v, thrust::equal_to<>{}, thrust::plus<>{});
-    });
+    for (bool backward : {false, true}) {
+      sweep_by_key<TypeParam, int, int>({sizes[i]}, {l}, 100 + i, backward, inclusive_plus,
+                                        [](auto const& k, auto const& v) {
+                                          return reference_inclusive_by_key<int, int>(k, v, thrust::equal_to<>{},
+                                                                                      thrust::plus<>{});
+                                        });
+    }
   }
   sweep_by_key<TypeParam, int, int>(capped({0}), {layout::single}, 99, false, inclusive_plus,
                                     [](auto const& k, auto const& v) { return std::vector<int>(); });
@@ -210,6 +214,12 @@ TYPED_TEST_P(by_key_suite, FloatKeysCustomPredicate) {
     thrust::inclusive_scan_by_key(TypeParam::blocking, d_keys.begin(), d_keys.end(), d_values.begin(), d_out.begin(),
                                   near_equal{});
     ASSERT_TRUE(all_equal(reference_inclusive_by_key<int, int>(keys, values, near_equal{}, thrust::plus<>{}), to_host(d_out)));
+    d_out = poisoned_device_vector<int>(n);
+    thrust::exclusive_scan_by_key(TypeParam::blocking, d_keys.rbegin(), d_keys.rend(), d_values.rbegin(), d_out.rbegin(),
+                                  4, near_equal{});
+    ASSERT_TRUE(all_equal(reversed(reference_exclusive_by_key<int, int>(reversed(keys), reversed(values), 4, near_equal{},
+                                                                        thrust::plus<>{})),
+                          to_host(d_out)));
   }
 }
 

@@ -1,0 +1,48 @@
+#pragma once
+// What the benchmark compares: cases (an algorithm on a type, size and segment layout) and
+// contenders (memcpy, CUB, thrust::cuda::par, fastscan's policies and the matrix ablations).
+
+#include "bench_utils.cuh"
+
+#include <fastscan/fastscan.cuh>
+
+#include <string>
+#include <vector>
+
+namespace fastscan_bench {
+
+enum class contender { memcpy, cub, thrust_par, matrix, blelloch, hillis_steele, matrix_no_padding, matrix_seq_column, matrix_srp };
+
+// The paper's ablations (Fig. 8) as compile-time variants of the matrix policy.
+using matrix_no_padding_policy = fastscan::detail::nosync_policy<fastscan::detail::matrix_algorithm<false>>;
+using matrix_seq_column_policy =
+    fastscan::detail::nosync_policy<fastscan::detail::matrix_algorithm<true, fastscan::detail::column_scan::sequential>>;
+using matrix_srp_policy = fastscan::detail::nosync_policy<fastscan::detail::matrix_algorithm<
+    true, fastscan::detail::column_scan::warp_matrix, fastscan::detail::multi_block::scan_then_propagate>>;
+
+const char* name_of(contender c);
+
+// Segment layouts for scans by key (tile = the matrix policy's tile for the value type).
+enum class layout { best, worst, single, mean_32, mean_1000 };
+const char* name_of(layout l);
+std::vector<int> segment_keys(layout l, std::size_t n, std::size_t tile);
+
+std::size_t l2_bytes();
+
+// Registers one benchmark per contender for `algorithm`/`type`/`n`; `run(who, stream, state)` times it.
+// bytes: what the algorithm must move per call (for bandwidth and the ratios).
+void register_case(std::string const& algorithm, std::string const& type, std::size_t n,
+                   std::vector<contender> const& who, double bytes,
+                   void (*run)(benchmark::State&, contender, std::size_t, layout), layout l);
+
+template <class T> const char* type_name();
+template <> inline const char* type_name<std::int32_t>() { return "int32"; }
+template <> inline const char* type_name<float>() { return "float"; }
+template <> inline const char* type_name<std::int64_t>() { return "int64"; }
+template <> inline const char* type_name<double>() { return "double"; }
+
+// Registration entry points, one per source file (compiled in parallel).
+void register_scans(std::vector<std::size_t> const& sizes, bool full);
+void register_scans_by_key(std::vector<std::size_t> const& sizes, bool full);
+
+}  // namespace fastscan_bench

@@ -1,0 +1,194 @@
+// fastscan's scans against CUB, thrust::cuda::par and a device-to-device copy, in one run.
+// Effective bandwidth counts the bytes an algorithm must move (inputs read once, output written
+// once). The table at the end gives, per algorithm, type and size, each contender's GB/s and its
+// ratio to CUB and to memcpy. `--full` runs the paper's protocol (n = 2^k-1, 2^k, 2^k+1,
+// 3*2^(k-1)+1 for k = 10..30) and its experiments; any Google Benchmark flag works as well.
+
+#include "bench_cases.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <tuple>
+
+namespace fastscan_bench {
+
+__global__ void fill_random_kernel(std::uint32_t* words, std::size_t count, std::uint32_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    std::uint32_t x = static_cast<std::uint32_t>(i) * 0x9E3779B9u ^ seed;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    words[i] = (x & 0x3f7fffffu) | 0x1u;  // never zero; as float a finite value below 1
+  }
+}
+
+void rotating_buffers::fill_random(std::uint32_t seed) {
+  for (void* p : buffers_) {
+    fill_random_kernel<<<1024, 256>>>(static_cast<std::uint32_t*>(p), bytes_ / 4, seed++);
+    FASTSCAN_BENCH_CHECK(cudaGetLastError());
+  }
+  FASTSCAN_BENCH_CHECK(cudaDeviceSynchronize());
+}
+
+const char* name_of(contender c) {
+  switch (c) {
+    case contender::memcpy: return "memcpy";
+    case contender::cub: return "cub";
+    case contender::thrust_par: return "thrust_par";
+    case contender::matrix: return "matrix";
+    case contender::blelloch: return "blelloch";
+    case contender::hillis_steele: return "hillis_steele";
+    case contender::matrix_no_padding: return "matrix_no_padding";
+    case contender::matrix_seq_column: return "matrix_seq_column";
+    default: return "matrix_srp";
+  }
+}
+
+const char* name_of(layout l) {
+  const char* names[] = {"best", "worst", "single", "mean32", "mean1000"};
+  return names[static_cast<int>(l)];
+}
+
+std::vector<int> segment_keys(layout l, std::size_t n, std::size_t tile) {
+  std::vector<int> keys(n);
+  std::uint64_t x = 99;
+  auto random_lengths = [&](std::size_t mean) {
+    for (std::size_t i = 0, segment = 0; i < n; ++segment) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const std::size_t length = 1 + (x >> 33) % (2 * mean - 1);
+      for (std::size_t j = 0; j < length && i < n; ++j) keys[i++] = static_cast<int>(segment);
+    }
+  };
+  switch (l) {
+    case layout::best: for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>(i / tile); break;
+    // Heads at each tile's last element: every tile's first segment is all but one element.
+    case layout::worst: for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>((i + 1) / tile); break;
+    case layout::single: std::fill(keys.begin(), keys.end(), 7); break;
+    case layout::mean_32: random_lengths(32); break;
+    case layout::mean_1000: random_lengths(1000); break;
+  }
+  return keys;
+}
+
+std::size_t l2_bytes() {
+  int device = 0, l2 = 0;
+  FASTSCAN_BENCH_CHECK(cudaGetDevice(&device));
+  FASTSCAN_BENCH_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  return static_cast<std::size_t>(l2);
+}
+
+namespace {
+
+// Summary rows: (algorithm, type, n) -> contender -> GB/s.
+using row_key = std::tuple<std::string, std::string, std::size_t>;
+std::map<row_key, std::map<std::string, double>> summary;
+std::vector<std::string> contender_order;
+
+class summary_reporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(std::vector<Run> const& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (auto const& run : runs) {
+      // With repetitions only the median counts.
+      if (run.run_type == Run::RT_Aggregate ? run.aggregate_name != "median" : run.repetitions > 1) continue;
+      const std::string name = run.run_name.function_name;  // algorithm/type/contender/n
+      std::string parts[4];
+      std::size_t start = 0;
+      for (auto& part : parts) {
+        const std::size_t slash = name.find('/', start);
+        part = name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        start = slash == std::string::npos ? name.size() : slash + 1;
+      }
+      const auto bytes = run.counters.find("bytes_per_second");
+      if (bytes == run.counters.end()) continue;
+      summary[{parts[0], parts[1], std::stoull(parts[3])}][parts[2]] = bytes->second.value / 1e9;
+      if (std::find(contender_order.begin(), contender_order.end(), parts[2]) == contender_order.end())
+        contender_order.push_back(parts[2]);
+    }
+  }
+};
+
+void print_summary() {
+  std::printf("\nEffective bandwidth, GB/s (bytes the algorithm must move / time) [ratio to CUB | ratio to memcpy]\n");
+  std::printf("%-26s %-6s %11s", "algorithm", "type", "n");
+  for (auto const& c : contender_order) std::printf(" %22s", c.c_str());
+  std::printf("\n");
+  for (auto const& [key, by_contender] : summary) {
+    std::printf("%-26s %-6s %11zu", std::get<0>(key).c_str(), std::get<1>(key).c_str(), std::get<2>(key));
+    const double cub = by_contender.count("cub") ? by_contender.at("cub") : NAN;
+    const double copy = by_contender.count("memcpy") ? by_contender.at("memcpy") : NAN;
+    for (auto const& c : contender_order) {
+      auto it = by_contender.find(c);
+      if (it == by_contender.end()) std::printf(" %22s", "-");
+      else std::printf(" %7.1f [%5.2f|%5.2f]", it->second, it->second / cub, it->second / copy);
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+void register_case(std::string const& algorithm, std::string const& type, std::size_t n,
+                   std::vector<contender> const& who, double bytes,
+                   void (*run)(benchmark::State&, contender, std::size_t, layout), layout l) {
+  for (contender c : who) {
+    const std::string name = algorithm + "/" + type + "/" + name_of(c) + "/" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [=](benchmark::State& state) {
+                                   run(state, c, n, l);
+                                   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+                                   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+                                 })
+        ->UseManualTime()
+        ->MinTime(0.05)
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace fastscan_bench
+
+int main(int argc, char** argv) {
+  using namespace fastscan_bench;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "fastscan benchmark: no CUDA device found; the comparison needs a GPU.\n");
+    return 1;
+  }
+  bool full = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--full") == 0) full = true;
+    else args.push_back(argv[i]);
+  }
+  int arg_count = static_cast<int>(args.size());
+
+  std::vector<std::size_t> sizes;
+  if (full) {
+    for (int k = 10; k <= 30; ++k) {
+      const std::size_t p = std::size_t{1} << k;
+      for (std::size_t n : {p - 1, p, p + 1, 3 * (p / 2) + 1}) sizes.push_back(n);
+    }
+  } else {
+    sizes = {std::size_t{1} << 20, (std::size_t{1} << 20) + 1, std::size_t{1} << 24, std::size_t{1} << 27};
+  }
+  register_scans(sizes, full);
+  register_scans_by_key(sizes, full);
+
+  cudaDeviceProp prop{};
+  FASTSCAN_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::printf("device: %s, %d SMs, L2 %d MiB; driver API %d, runtime %d; %s sweep\n", prop.name,
+              prop.multiProcessorCount, prop.l2CacheSize >> 20, driver, runtime, full ? "full" : "quick");
+
+  benchmark::Initialize(&arg_count, args.data());
+  summary_reporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  print_summary();
+  benchmark::Shutdown();
+  return 0;
+}

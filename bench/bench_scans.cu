@@ -1,0 +1,116 @@
+// Scans: exclusive and inclusive forward, exclusive backward (reverse iterators), and the matrix
+// ablations of the paper's Fig. 8 (float, exclusive, forward).
+
+#include "bench_cases.cuh"
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/reverse_iterator.h>
+
+namespace fastscan_bench {
+namespace {
+
+enum class scan_op { exclusive, inclusive, exclusive_backward };
+
+template <scan_op Op, class Policy, class T>
+void call_policy(Policy policy, T* in, T* out, std::size_t n) {
+  if constexpr (Op == scan_op::exclusive) thrust::exclusive_scan(policy, in, in + n, out);
+  else if constexpr (Op == scan_op::inclusive) thrust::inclusive_scan(policy, in, in + n, out);
+  else
+    thrust::exclusive_scan(policy, thrust::make_reverse_iterator(in + n), thrust::make_reverse_iterator(in),
+                           thrust::make_reverse_iterator(out + n));
+}
+
+template <scan_op Op, class T>
+cudaError_t call_cub(void* temp, std::size_t& temp_bytes, T* in, T* out, std::size_t n, cudaStream_t stream) {
+  if constexpr (Op == scan_op::exclusive) return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream);
+  else if constexpr (Op == scan_op::inclusive) return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, n, stream);
+  else
+    return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, thrust::make_reverse_iterator(in + n),
+                                         thrust::make_reverse_iterator(out + n), n, stream);
+}
+
+// The ablation variants are compiled only where they are measured.
+constexpr bool with_ablations(scan_op op, bool is_float) { return op == scan_op::exclusive && is_float; }
+
+template <class T, scan_op Op>
+void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
+  cudaStream_t stream;
+  FASTSCAN_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const std::size_t bytes = n * sizeof(T);
+  rotating_buffers inputs(bytes, l2_bytes());
+  inputs.fill_random(1234);
+  T* out = nullptr;
+  FASTSCAN_BENCH_CHECK(cudaMalloc(&out, bytes));
+  void* cub_temp = nullptr;
+  std::size_t cub_temp_bytes = 0;
+  if (who == contender::cub) {
+    FASTSCAN_BENCH_CHECK(call_cub<Op>(nullptr, cub_temp_bytes, static_cast<T*>(inputs.first()), out, n, stream));
+    FASTSCAN_BENCH_CHECK(cudaMalloc(&cub_temp, cub_temp_bytes));
+  }
+  auto run_once = [&](T* in) {
+    switch (who) {
+      case contender::memcpy: FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream)); break;
+      case contender::cub: FASTSCAN_BENCH_CHECK(call_cub<Op>(cub_temp, cub_temp_bytes, in, out, n, stream)); break;
+      case contender::thrust_par: call_policy<Op>(thrust::cuda::par_nosync.on(stream), in, out, n); break;
+      case contender::matrix: call_policy<Op>(fastscan::matrix_nosync.on(stream), in, out, n); break;
+      case contender::blelloch: call_policy<Op>(fastscan::blelloch_nosync.on(stream), in, out, n); break;
+      case contender::hillis_steele: call_policy<Op>(fastscan::hillis_steele_nosync.on(stream), in, out, n); break;
+      default:
+        if constexpr (with_ablations(Op, std::is_same_v<T, float>)) {
+          if (who == contender::matrix_no_padding) call_policy<Op>(matrix_no_padding_policy{}.on(stream), in, out, n);
+          if (who == contender::matrix_seq_column) call_policy<Op>(matrix_seq_column_policy{}.on(stream), in, out, n);
+          if (who == contender::matrix_srp) call_policy<Op>(matrix_srp_policy{}.on(stream), in, out, n);
+        }
+        break;
+    }
+  };
+  for (int i = 0; i < 3; ++i) run_once(static_cast<T*>(inputs.next()));  // warm-up: module load, pool growth
+  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  for (auto _ : state) {
+    T* in = static_cast<T*>(inputs.next());
+    event_timer timer(state, stream);
+    run_once(in);
+  }
+  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  FASTSCAN_BENCH_CHECK(cudaGetLastError());
+  cudaFree(cub_temp);
+  cudaFree(out);
+  cudaStreamDestroy(stream);
+}
+
+const std::vector<contender> main_contenders = {contender::memcpy, contender::cub, contender::thrust_par,
+                                                contender::matrix, contender::blelloch, contender::hillis_steele};
+
+template <class T>
+void register_type(std::vector<std::size_t> const& sizes, bool with_inclusive) {
+  for (std::size_t n : sizes) {
+    const double bytes = 2.0 * n * sizeof(T);
+    register_case("exclusive", type_name<T>(), n, main_contenders, bytes, &run_scan<T, scan_op::exclusive>, layout::best);
+    register_case("exclusive_backward", type_name<T>(), n, main_contenders, bytes,
+                  &run_scan<T, scan_op::exclusive_backward>, layout::best);
+    if (with_inclusive)
+      register_case("inclusive", type_name<T>(), n, main_contenders, bytes, &run_scan<T, scan_op::inclusive>, layout::best);
+  }
+}
+
+}  // namespace
+
+void register_scans(std::vector<std::size_t> const& sizes, bool full) {
+  // Quick: every type and algorithm at a few sizes. Full: the paper's experiments, which it ran on
+  // float (forward and backward exclusive, Figs. 6, 7, 11; the ablations, Fig. 8), over the whole
+  // size protocol.
+  register_type<float>(sizes, !full);
+  if (!full) {
+    register_type<std::int32_t>(sizes, true);
+    register_type<std::int64_t>(sizes, true);
+    register_type<double>(sizes, true);
+  }
+  for (std::size_t n : sizes) {
+    register_case("ablation_exclusive", "float", n,
+                  {contender::memcpy, contender::cub, contender::matrix, contender::matrix_no_padding,
+                   contender::matrix_seq_column, contender::matrix_srp, contender::blelloch},
+                  2.0 * n * sizeof(float), &run_scan<float, scan_op::exclusive>, layout::best);
+  }
+}
+
+}  // namespace fastscan_bench
