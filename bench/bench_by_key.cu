@@ -89,13 +89,11 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout l)
   cudaStreamDestroy(stream);
 }
 
-const std::vector<contender> by_key_contenders = {contender::memcpy, contender::cub, contender::thrust_par,
-                                                  contender::matrix, contender::blelloch, contender::hillis_steele};
-
 // Quick: every layout forward, exclusive and backward at mean 1000. Full: the paper's Figs. 9 and 10,
 // best and worst case forward and backward.
 template <class T>
 void register_type(std::vector<std::size_t> const& sizes, bool full) {
+  const std::vector<contender> by_key_contenders = sweep_contenders(full);
   const std::vector<layout> forward = full ? std::vector<layout>{layout::best, layout::worst}
                                            : std::vector<layout>{layout::best, layout::worst, layout::single,
                                                                  layout::mean_32, layout::mean_1000};

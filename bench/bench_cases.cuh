@@ -41,6 +41,14 @@ template <> inline const char* type_name<float>() { return "float"; }
 template <> inline const char* type_name<std::int64_t>() { return "int64"; }
 template <> inline const char* type_name<double>() { return "double"; }
 
+// The contenders a sweep measures: all of them in the quick sweep; in the full sweep those the paper's
+// figures need (memcpy for the limit, CUB for the baseline, matrix and the tree).
+inline std::vector<contender> sweep_contenders(bool full) {
+  if (full) return {contender::memcpy, contender::cub, contender::matrix, contender::blelloch};
+  return {contender::memcpy, contender::cub, contender::thrust_par, contender::matrix, contender::blelloch,
+          contender::hillis_steele};
+}
+
 // Registration entry points, one per source file (compiled in parallel).
 void register_scans(std::vector<std::size_t> const& sizes, bool full);
 void register_scans_by_key(std::vector<std::size_t> const& sizes, bool full);

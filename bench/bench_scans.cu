@@ -78,11 +78,10 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
   cudaStreamDestroy(stream);
 }
 
-const std::vector<contender> main_contenders = {contender::memcpy, contender::cub, contender::thrust_par,
-                                                contender::matrix, contender::blelloch, contender::hillis_steele};
-
 template <class T>
-void register_type(std::vector<std::size_t> const& sizes, bool with_inclusive) {
+void register_type(std::vector<std::size_t> const& sizes, bool full) {
+  const bool with_inclusive = !full;
+  const std::vector<contender> main_contenders = sweep_contenders(full);
   for (std::size_t n : sizes) {
     const double bytes = 2.0 * n * sizeof(T);
     register_case("exclusive", type_name<T>(), n, main_contenders, bytes, &run_scan<T, scan_op::exclusive>, layout::best);
@@ -99,16 +98,15 @@ void register_scans(std::vector<std::size_t> const& sizes, bool full) {
   // Quick: every type and algorithm at a few sizes. Full: the paper's experiments, which it ran on
   // float (forward and backward exclusive, Figs. 6, 7, 11; the ablations, Fig. 8), over the whole
   // size protocol.
-  register_type<float>(sizes, !full);
+  register_type<float>(sizes, full);
   if (!full) {
-    register_type<std::int32_t>(sizes, true);
-    register_type<std::int64_t>(sizes, true);
-    register_type<double>(sizes, true);
+    register_type<std::int32_t>(sizes, false);
+    register_type<std::int64_t>(sizes, false);
+    register_type<double>(sizes, false);
   }
   for (std::size_t n : sizes) {
     register_case("ablation_exclusive", "float", n,
-                  {contender::memcpy, contender::cub, contender::matrix, contender::matrix_no_padding,
-                   contender::matrix_seq_column, contender::matrix_srp, contender::blelloch},
+                  {contender::matrix, contender::matrix_no_padding, contender::matrix_seq_column, contender::matrix_srp},
                   2.0 * n * sizeof(float), &run_scan<float, scan_op::exclusive>, layout::best);
   }
 }
