@@ -102,9 +102,9 @@ class summary_reporter : public benchmark::ConsoleReporter {
         part = name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
         start = slash == std::string::npos ? name.size() : slash + 1;
       }
-      const auto bytes = run.counters.find("bytes_per_second");
-      if (bytes == run.counters.end()) continue;
-      summary[{parts[0], parts[1], std::stoull(parts[3])}][parts[2]] = bytes->second.value / 1e9;
+      const auto median = run.counters.find("median_GBps");
+      if (median == run.counters.end()) continue;
+      summary[{parts[0], parts[1], std::stoull(parts[3])}][parts[2]] = median->second.value;
       if (std::find(contender_order.begin(), contender_order.end(), parts[2]) == contender_order.end())
         contender_order.push_back(parts[2]);
     }
@@ -112,7 +112,7 @@ class summary_reporter : public benchmark::ConsoleReporter {
 };
 
 void print_summary() {
-  std::printf("\nEffective bandwidth, GB/s (bytes the algorithm must move / time) [ratio to CUB | ratio to memcpy]\n");
+  std::printf("\nEffective bandwidth, GB/s (bytes the algorithm must move / median iteration time) [ratio to CUB | ratio to memcpy]\n");
   std::printf("%-26s %-6s %11s", "algorithm", "type", "n");
   for (auto const& c : contender_order) std::printf(" %22s", c.c_str());
   std::printf("\n");
@@ -138,9 +138,18 @@ void register_case(std::string const& algorithm, std::string const& type, std::s
     const std::string name = algorithm + "/" + type + "/" + name_of(c) + "/" + std::to_string(n);
     benchmark::RegisterBenchmark(name.c_str(),
                                  [=](benchmark::State& state) {
+                                   iteration_seconds().clear();
                                    run(state, c, n, l);
                                    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
                                    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+                                   // The median iteration: robust against the odd slow launch.
+                                   auto& samples = iteration_seconds();
+                                   if (!samples.empty()) {
+                                     std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+                                     const double median = samples[samples.size() / 2];
+                                     state.counters["median_us"] = median * 1e6;
+                                     state.counters["median_GBps"] = bytes / median / 1e9;
+                                   }
                                  })
         ->UseManualTime()
         ->MinTime(0.05)

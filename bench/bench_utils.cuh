@@ -21,6 +21,12 @@ namespace fastscan_bench {
     }                                                                                               \
   } while (0)
 
+// Every timed iteration of the running benchmark, in seconds (for its median).
+inline std::vector<double>& iteration_seconds() {
+  static std::vector<double> samples;
+  return samples;
+}
+
 // Times one region on a stream with CUDA events and hands the result to Google Benchmark.
 class event_timer {
  public:
@@ -35,6 +41,7 @@ class event_timer {
     float ms = 0;
     cudaEventElapsedTime(&ms, start_, stop_);
     state_.SetIterationTime(ms / 1000.0);
+    iteration_seconds().push_back(ms / 1000.0);
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
   }
