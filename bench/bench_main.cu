@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
       for (std::size_t n : {p - 1, p, p + 1, 3 * (p / 2) + 1}) sizes.push_back(n);
     }
   } else {
-    sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 27};
+    sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28};
   }
   register_scans(sizes, full);
   register_scans_by_key(sizes, full);
