@@ -73,15 +73,7 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout l)
       default: call_policy<Op>(fastscan::hillis_steele_nosync.on(stream), key_ptr, in, out, n); break;
     }
   };
-  for (int i = 0; i < 3; ++i) run_once(static_cast<T*>(values.next()));
-  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
-  for (auto _ : state) {
-    T* in = static_cast<T*>(values.next());
-    event_timer timer(state, stream);
-    run_once(in);
-  }
-  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
-  FASTSCAN_BENCH_CHECK(cudaGetLastError());
+  time_iterations(state, stream, values, [&](void* in) { run_once(static_cast<T*>(in)); });
   cudaFree(cub_temp);
   cudaFree(copy_source);
   cudaFree(copy_target);

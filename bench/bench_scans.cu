@@ -64,15 +64,7 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
         break;
     }
   };
-  for (int i = 0; i < 3; ++i) run_once(static_cast<T*>(inputs.next()));  // warm-up: module load, pool growth
-  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
-  for (auto _ : state) {
-    T* in = static_cast<T*>(inputs.next());
-    event_timer timer(state, stream);
-    run_once(in);
-  }
-  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
-  FASTSCAN_BENCH_CHECK(cudaGetLastError());
+  time_iterations(state, stream, inputs, [&](void* in) { run_once(static_cast<T*>(in)); });
   cudaFree(cub_temp);
   cudaFree(out);
   cudaStreamDestroy(stream);

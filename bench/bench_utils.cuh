@@ -81,4 +81,19 @@ class rotating_buffers {
   std::size_t next_ = 0;
 };
 
+// Three warm-up calls (module load, pool growth), then one event-timed call per iteration, each on
+// the next rotating input; `run_once(void* input)` enqueues one call on `stream`.
+template <class Run>
+void time_iterations(benchmark::State& state, cudaStream_t stream, rotating_buffers& inputs, Run&& run_once) {
+  for (int i = 0; i < 3; ++i) run_once(inputs.next());
+  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  for (auto _ : state) {
+    void* input = inputs.next();
+    event_timer timer(state, stream);
+    run_once(input);
+  }
+  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  FASTSCAN_BENCH_CHECK(cudaGetLastError());
+}
+
 }  // namespace fastscan_bench
