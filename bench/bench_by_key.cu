@@ -39,9 +39,9 @@ template <class T, by_key_op Op>
 void run_by_key(benchmark::State& state, contender who, std::size_t n, layout l) {
   cudaStream_t stream;
   FASTSCAN_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const std::size_t tile = fastscan::detail::matrix_algorithm<>::tuning<T>::tile_items;
-  const std::vector<int> host_keys = segment_keys(l, n, tile);
-  thrust::device_vector<int> keys(host_keys.begin(), host_keys.end());
+  const std::size_t tile = fastscan::detail::matrix_single_pass::tuning<T>::tile_items;
+  thrust::device_vector<int> keys(n);
+  segment_keys(l, thrust::raw_pointer_cast(keys.data()), n, tile);
   const int* key_ptr = thrust::raw_pointer_cast(keys.data());
   rotating_buffers values(n * sizeof(T), l2_bytes());
   values.fill_random(77);
@@ -69,6 +69,9 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout l)
       case contender::cub: FASTSCAN_BENCH_CHECK(call_cub<Op>(cub_temp, cub_temp_bytes, key_ptr, in, out, n, stream)); break;
       case contender::thrust_par: call_policy<Op>(thrust::cuda::par_nosync.on(stream), key_ptr, in, out, n); break;
       case contender::matrix: call_policy<Op>(fastscan::matrix_nosync.on(stream), key_ptr, in, out, n); break;
+      case contender::matrix_deterministic:
+        call_policy<Op>(fastscan::matrix_deterministic_nosync.on(stream), key_ptr, in, out, n);
+        break;
       case contender::blelloch: call_policy<Op>(fastscan::blelloch_nosync.on(stream), key_ptr, in, out, n); break;
       default: call_policy<Op>(fastscan::hillis_steele_nosync.on(stream), key_ptr, in, out, n); break;
     }
@@ -108,12 +111,12 @@ void register_type(std::vector<std::size_t> const& sizes, bool full) {
 }  // namespace
 
 void register_scans_by_key(std::vector<std::size_t> const& sizes, bool full) {
-  // The paper reports segmented scans at powers of two only (its section 5.2); up to 2^28 here.
+  // The paper reports segmented scans at powers of two only (its section 5.2); up to 2^28 here, and
+  // from 2^20 in the quick sweep.
   std::vector<std::size_t> powers;
-  // Quick: up to 2^24 (building 2^28 keys on the host per benchmark would dominate the sweep).
-  const std::size_t limit = std::size_t{1} << (full ? 28 : 24);
+  const std::size_t lower = full ? 0 : std::size_t{1} << 20, limit = std::size_t{1} << 28;
   for (std::size_t n : sizes)
-    if ((n & (n - 1)) == 0 && n <= limit) powers.push_back(n);
+    if ((n & (n - 1)) == 0 && n >= lower && n <= limit) powers.push_back(n);
   if (powers.empty()) powers = {std::size_t{1} << 20, std::size_t{1} << 24};
   register_type<float>(powers, full);
   if (!full) register_type<std::int32_t>(powers, full);

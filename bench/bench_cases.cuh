@@ -11,21 +11,37 @@
 
 namespace fastscan_bench {
 
-enum class contender { memcpy, cub, thrust_par, matrix, blelloch, hillis_steele, matrix_no_padding, matrix_seq_column, matrix_srp };
+enum class contender {
+  memcpy, cub, thrust_par, matrix, matrix_deterministic, blelloch, hillis_steele,
+  matrix_no_padding, matrix_seq_column, matrix_srp,
+  matrix_256x64B, matrix_128x128B, matrix_256x96B, matrix_64x128B,  // block-shape experiments (threads x bytes a thread)
+  matrix_window32  // look-back windows of 32 tiles (one per lane)
+};
 
-// The paper's ablations (Fig. 8) as compile-time variants of the matrix policy.
-using matrix_no_padding_policy = fastscan::detail::nosync_policy<fastscan::detail::matrix_algorithm<false>>;
-using matrix_seq_column_policy =
-    fastscan::detail::nosync_policy<fastscan::detail::matrix_algorithm<true, fastscan::detail::column_scan::sequential>>;
+// The paper's ablations (Fig. 8) as compile-time variants of the matrix policy, on the paper's own
+// reduce-then-scan driver (the deterministic flavour) so that each differs from it in one thing.
+using matrix_no_padding_policy = fastscan::detail::nosync_policy<
+    fastscan::detail::matrix_algorithm<false, fastscan::detail::column_scan::warp_matrix,
+                                       fastscan::detail::multi_block::reduce_then_scan>>;
+using matrix_seq_column_policy = fastscan::detail::nosync_policy<fastscan::detail::matrix_algorithm<
+    true, fastscan::detail::column_scan::sequential, fastscan::detail::multi_block::reduce_then_scan>>;
 using matrix_srp_policy = fastscan::detail::nosync_policy<fastscan::detail::matrix_algorithm<
     true, fastscan::detail::column_scan::warp_matrix, fastscan::detail::multi_block::scan_then_propagate>>;
+
+// Block shapes tried against the tuned one (bench "shape_exclusive" rows).
+template <int Threads, int ThreadBytes, int LookbackTilesPerLane = 4>
+using matrix_shape_policy = fastscan::detail::nosync_policy<
+    fastscan::detail::matrix_algorithm<true, fastscan::detail::column_scan::warp_matrix,
+                                       fastscan::detail::multi_block::single_pass, Threads, ThreadBytes,
+                                       LookbackTilesPerLane>>;
 
 const char* name_of(contender c);
 
 // Segment layouts for scans by key (tile = the matrix policy's tile for the value type).
 enum class layout { best, worst, single, mean_32, mean_1000 };
 const char* name_of(layout l);
-std::vector<int> segment_keys(layout l, std::size_t n, std::size_t tile);
+// Fills keys[0, n) on the device (building them on the host took minutes at 2^28).
+void segment_keys(layout l, int* keys, std::size_t n, std::size_t tile);
 
 std::size_t l2_bytes();
 
@@ -45,8 +61,8 @@ template <> inline const char* type_name<double>() { return "double"; }
 // figures need (memcpy for the limit, CUB for the baseline, matrix and the tree).
 inline std::vector<contender> sweep_contenders(bool full) {
   if (full) return {contender::memcpy, contender::cub, contender::matrix, contender::blelloch};
-  return {contender::memcpy, contender::cub, contender::thrust_par, contender::matrix, contender::blelloch,
-          contender::hillis_steele};
+  return {contender::memcpy,   contender::cub,           contender::thrust_par, contender::matrix,
+          contender::matrix_deterministic, contender::blelloch, contender::hillis_steele};
 }
 
 // Registration entry points, one per source file (compiled in parallel).

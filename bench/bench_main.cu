@@ -6,6 +6,11 @@
 
 #include "bench_cases.cuh"
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/transform.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -39,11 +44,17 @@ const char* name_of(contender c) {
     case contender::cub: return "cub";
     case contender::thrust_par: return "thrust_par";
     case contender::matrix: return "matrix";
+    case contender::matrix_deterministic: return "matrix_deterministic";
     case contender::blelloch: return "blelloch";
     case contender::hillis_steele: return "hillis_steele";
     case contender::matrix_no_padding: return "matrix_no_padding";
     case contender::matrix_seq_column: return "matrix_seq_column";
-    default: return "matrix_srp";
+    case contender::matrix_srp: return "matrix_srp";
+    case contender::matrix_256x64B: return "matrix_256x64B";
+    case contender::matrix_128x128B: return "matrix_128x128B";
+    case contender::matrix_256x96B: return "matrix_256x96B";
+    case contender::matrix_64x128B: return "matrix_64x128B";
+    default: return "matrix_window32";
   }
 }
 
@@ -52,25 +63,45 @@ const char* name_of(layout l) {
   return names[static_cast<int>(l)];
 }
 
-std::vector<int> segment_keys(layout l, std::size_t n, std::size_t tile) {
-  std::vector<int> keys(n);
-  std::uint64_t x = 99;
-  auto random_lengths = [&](std::size_t mean) {
-    for (std::size_t i = 0, segment = 0; i < n; ++segment) {
-      x = x * 6364136223846793005ull + 1442695040888963407ull;
-      const std::size_t length = 1 + (x >> 33) % (2 * mean - 1);
-      for (std::size_t j = 0; j < length && i < n; ++j) keys[i++] = static_cast<int>(segment);
-    }
-  };
-  switch (l) {
-    case layout::best: for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>(i / tile); break;
-    // Heads at each tile's last element: every tile's first segment is all but one element.
-    case layout::worst: for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>((i + 1) / tile); break;
-    case layout::single: std::fill(keys.begin(), keys.end(), 7); break;
-    case layout::mean_32: random_lengths(32); break;
-    case layout::mean_1000: random_lengths(1000); break;
+namespace {
+
+// Key i of a layout. Random lengths: a segment starts at i with probability 1 / mean (hashed), and
+// the key is the number of starts up to i (a scan of the start flags).
+struct layout_head {
+  layout l;
+  std::size_t tile;
+  __host__ __device__ int operator()(std::size_t i) const {
+    std::uint64_t x = i * 0x9E3779B97F4A7C15ull + 99;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    const std::uint64_t mean = l == layout::mean_32 ? 32 : 1000;
+    return i > 0 && x % mean == 0 ? 1 : 0;
   }
-  return keys;
+};
+struct layout_key {
+  layout l;
+  std::size_t tile;
+  __host__ __device__ int operator()(std::size_t i) const {
+    switch (l) {
+      case layout::best: return static_cast<int>(i / tile);
+      case layout::worst: return static_cast<int>((i + 1) / tile);  // heads at each tile's last element
+      default: return 7;
+    }
+  }
+};
+
+}  // namespace
+
+void segment_keys(layout l, int* keys, std::size_t n, std::size_t tile) {
+  auto index = thrust::counting_iterator<std::size_t>(0);
+  if (l == layout::mean_32 || l == layout::mean_1000) {
+    auto heads = thrust::make_transform_iterator(index, layout_head{l, tile});
+    thrust::inclusive_scan(thrust::cuda::par, heads, heads + n, keys);
+  } else {
+    thrust::transform(thrust::cuda::par, index, index + n, keys, layout_key{l, tile});
+  }
+  FASTSCAN_BENCH_CHECK(cudaDeviceSynchronize());
 }
 
 std::size_t l2_bytes() {
@@ -183,8 +214,8 @@ int main(int argc, char** argv) {
       for (std::size_t n : {p - 1, p, p + 1, 3 * (p / 2) + 1}) sizes.push_back(n);
     }
   } else {
-    sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28};
-    min_seconds_per_benchmark = 0.02;  // still hundreds of iterations per median at these sizes
+    for (int k = 10; k <= 28; k += 2) sizes.push_back(std::size_t{1} << k);
+    min_seconds_per_benchmark = 0.02;  // still a hundred iterations or more per median at these sizes
   }
   register_scans(sizes, full);
   register_scans_by_key(sizes, full);

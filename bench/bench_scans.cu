@@ -31,6 +31,7 @@ cudaError_t call_cub(void* temp, std::size_t& temp_bytes, T* in, T* out, std::si
 
 // The ablation variants are compiled only where they are measured.
 constexpr bool with_ablations(scan_op op, bool is_float) { return op == scan_op::exclusive && is_float; }
+constexpr bool with_shapes(scan_op op, bool is_shape_type) { return op == scan_op::exclusive && is_shape_type; }
 
 template <class T, scan_op Op>
 void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
@@ -53,6 +54,7 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
       case contender::cub: FASTSCAN_BENCH_CHECK(call_cub<Op>(cub_temp, cub_temp_bytes, in, out, n, stream)); break;
       case contender::thrust_par: call_policy<Op>(thrust::cuda::par_nosync.on(stream), in, out, n); break;
       case contender::matrix: call_policy<Op>(fastscan::matrix_nosync.on(stream), in, out, n); break;
+      case contender::matrix_deterministic: call_policy<Op>(fastscan::matrix_deterministic_nosync.on(stream), in, out, n); break;
       case contender::blelloch: call_policy<Op>(fastscan::blelloch_nosync.on(stream), in, out, n); break;
       case contender::hillis_steele: call_policy<Op>(fastscan::hillis_steele_nosync.on(stream), in, out, n); break;
       default:
@@ -60,6 +62,13 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
           if (who == contender::matrix_no_padding) call_policy<Op>(matrix_no_padding_policy{}.on(stream), in, out, n);
           if (who == contender::matrix_seq_column) call_policy<Op>(matrix_seq_column_policy{}.on(stream), in, out, n);
           if (who == contender::matrix_srp) call_policy<Op>(matrix_srp_policy{}.on(stream), in, out, n);
+        }
+        if constexpr (with_shapes(Op, std::is_same_v<T, std::int32_t> || std::is_same_v<T, double>)) {
+          if (who == contender::matrix_256x64B) call_policy<Op>(matrix_shape_policy<256, 64>{}.on(stream), in, out, n);
+          if (who == contender::matrix_128x128B) call_policy<Op>(matrix_shape_policy<128, 128>{}.on(stream), in, out, n);
+          if (who == contender::matrix_256x96B) call_policy<Op>(matrix_shape_policy<256, 96>{}.on(stream), in, out, n);
+          if (who == contender::matrix_64x128B) call_policy<Op>(matrix_shape_policy<64, 128>{}.on(stream), in, out, n);
+          if (who == contender::matrix_window32) call_policy<Op>(matrix_shape_policy<128, 0, 1>{}.on(stream), in, out, n);
         }
         break;
     }
@@ -97,9 +106,25 @@ void register_scans(std::vector<std::size_t> const& sizes, bool full) {
     register_type<double>(sizes, false);
   }
   for (std::size_t n : sizes) {
+    if (!full && n != (std::size_t{1} << 20) && n != (std::size_t{1} << 24) && n != (std::size_t{1} << 28)) continue;
     register_case("ablation_exclusive", "float", n,
-                  {contender::matrix, contender::matrix_no_padding, contender::matrix_seq_column, contender::matrix_srp},
+                  {contender::matrix_deterministic, contender::matrix_no_padding, contender::matrix_seq_column,
+                   contender::matrix_srp},
                   2.0 * n * sizeof(float), &run_scan<float, scan_op::exclusive>, layout::best);
+  }
+  // Block-shape experiments for the single-pass matrix scan, only when asked for by name
+  // (--benchmark_filter=shape_): they are not part of either sweep.
+  if (std::getenv("FASTSCAN_BENCH_SHAPES") != nullptr) {
+    const std::vector<contender> shapes = {contender::cub, contender::matrix, contender::matrix_256x64B,
+                                           contender::matrix_128x128B, contender::matrix_256x96B,
+                                           contender::matrix_64x128B, contender::matrix_window32};
+    for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 22, std::size_t{1} << 24,
+                          std::size_t{1} << 28}) {
+      register_case("shape_exclusive", "int32", n, shapes, 2.0 * n * sizeof(std::int32_t),
+                    &run_scan<std::int32_t, scan_op::exclusive>, layout::best);
+      register_case("shape_exclusive", "double", n, shapes, 2.0 * n * sizeof(double),
+                    &run_scan<double, scan_op::exclusive>, layout::best);
+    }
   }
 }
 

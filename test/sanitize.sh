@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# compute-sanitizer over a representative subset: every policy, sizes up to 2^20 (racecheck: 2^18).
+# compute-sanitizer over a representative subset: every policy, sizes up to 2^20 (racecheck, synccheck:
+# 2^18), which is hundreds of tiles for the single-pass look-back.
 # Usage: test/sanitize.sh BUILD_DIR LOG_DIR
 set -u
 build=${1:-build/release}; logs=${2:-.}
@@ -21,6 +22,9 @@ for a in matrix blelloch hillis_steele; do
 done
 run memcheck memcheck_interface scan_interface_test '*' &
 wait
+run memcheck memcheck_single_pass single_pass_test '*LookBack*:*Failed*:*Graph*:*Tags*' &
+run memcheck memcheck_deterministic deterministic_test '*IntegerResultsExact*' &
+wait
 for a in matrix blelloch hillis_steele; do
   run memcheck "memcheck_by_key_$a" "scan_by_key_${a}_test" '*EveryLayout*:*NonCommutative*:*InPlace*' &
 done
@@ -30,13 +34,17 @@ for a in matrix blelloch hillis_steele; do
   run racecheck "racecheck_$a" "scan_${a}_test" '*ExclusiveScanInit*:*Int8*:*Affine3d*' &
 done
 run racecheck racecheck_interface scan_interface_test '*InPlace*:*Discard*' &
+run racecheck racecheck_single_pass single_pass_test '*LookBack*' &
+wait
+run synccheck synccheck_single_pass single_pass_test '*LookBack*' &
+run synccheck synccheck_by_key_matrix scan_by_key_matrix_test '*ExclusiveWithInitEveryLayout*' &
 wait
 for a in matrix blelloch hillis_steele; do
   run racecheck "racecheck_by_key_$a" "scan_by_key_${a}_test" '*ExclusiveWithInitEveryLayout*:*BackwardNonCommutative*' &
 done
 wait
 # The runs went to the background, so judge them by their logs.
-for log in "$logs"/memcheck_*.log "$logs"/racecheck_*.log; do
+for log in "$logs"/memcheck_*.log "$logs"/racecheck_*.log "$logs"/synccheck_*.log; do
   grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && grep -q "PASSED" "$log" || status=1
 done
 exit $status

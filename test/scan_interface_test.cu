@@ -118,16 +118,27 @@ TYPED_TEST(interface_test, InPlace) {
   }
 }
 
+// Temporary storage comes from the user's allocator. A single-pass scan of a type whose tile status
+// fits one word needs none at all; 48-byte values keep their statuses' values in temporary storage.
 TYPED_TEST(interface_test, UserAllocatorIsUsed) {
   const auto input = random_vector<int>(1 << 20, 12);
   auto d_in = to_device(input);
   thrust::device_vector<int> out = poisoned_device_vector<int>(input.size());
   counting_allocator allocator;
-  const long before = counting_allocator::allocations;
+  long before = counting_allocator::allocations;
   thrust::inclusive_scan(TypeParam::blocking(allocator), d_in.begin(), d_in.end(), out.begin());
+  EXPECT_EQ(counting_allocator::allocations, before);
+  ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(out)));
+
+  const auto maps = random_vector<affine3>(1 << 18, 13);
+  auto d_maps = to_device(maps);
+  auto d_composed = poisoned_device_vector<affine3>(maps.size());
+  before = counting_allocator::allocations;
+  thrust::inclusive_scan(TypeParam::blocking(allocator), d_maps.begin(), d_maps.end(), d_composed.begin(),
+                         compose_affine3{});
   EXPECT_GT(counting_allocator::allocations, before);
   EXPECT_EQ(counting_allocator::live, 0);
-  ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(out)));
+  ASSERT_TRUE(all_equal(reference_inclusive<affine3, affine3>(maps, compose_affine3{}), to_host(d_composed)));
 }
 
 TYPED_TEST(interface_test, FourStreamsInFlight) {

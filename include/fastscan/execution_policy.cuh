@@ -4,7 +4,13 @@
 //
 //   fastscan::matrix, fastscan::blelloch, fastscan::hillis_steele       blocking, like thrust::cuda::par
 //   fastscan::matrix_nosync, ..._nosync                                 like thrust::cuda::par_nosync
+//   fastscan::matrix_deterministic, ..._deterministic(_nosync)          bitwise-identical results run to run
 //   policy.on(stream), policy(allocator), policy(allocator).on(stream)
+//
+// The plain policies scan in a single pass (decoupled look-back): the fastest, but which earlier tiles'
+// totals a tile combines depends on timing, so floating-point results may differ in the last bits from
+// run to run (as with CUB's scans). The _deterministic policies use the multi-pass drivers, whose order
+// of combination is fixed: the same input gives the same bits every time.
 
 #include <fastscan/detail/tuning.cuh>
 
@@ -66,12 +72,27 @@ using nosync_policy = typename policy_family<Algorithm, false>::policy;
 
 }  // namespace detail
 
-using matrix_policy = detail::blocking_policy<detail::matrix_algorithm<>>;
-using blelloch_policy = detail::blocking_policy<detail::blelloch_algorithm>;
-using hillis_steele_policy = detail::blocking_policy<detail::hillis_steele_algorithm>;
-using matrix_nosync_policy = detail::nosync_policy<detail::matrix_algorithm<>>;
-using blelloch_nosync_policy = detail::nosync_policy<detail::blelloch_algorithm>;
-using hillis_steele_nosync_policy = detail::nosync_policy<detail::hillis_steele_algorithm>;
+namespace detail {
+using matrix_single_pass = matrix_algorithm<>;
+using matrix_deterministic = matrix_algorithm<true, column_scan::warp_matrix, multi_block::reduce_then_scan>;
+using blelloch_single_pass = blelloch_algorithm<>;
+using blelloch_deterministic = blelloch_algorithm<multi_block::scan_then_propagate>;
+using hillis_steele_single_pass = hillis_steele_algorithm<>;
+using hillis_steele_deterministic = hillis_steele_algorithm<multi_block::scan_then_propagate>;
+}  // namespace detail
+
+using matrix_policy = detail::blocking_policy<detail::matrix_single_pass>;
+using blelloch_policy = detail::blocking_policy<detail::blelloch_single_pass>;
+using hillis_steele_policy = detail::blocking_policy<detail::hillis_steele_single_pass>;
+using matrix_nosync_policy = detail::nosync_policy<detail::matrix_single_pass>;
+using blelloch_nosync_policy = detail::nosync_policy<detail::blelloch_single_pass>;
+using hillis_steele_nosync_policy = detail::nosync_policy<detail::hillis_steele_single_pass>;
+using matrix_deterministic_policy = detail::blocking_policy<detail::matrix_deterministic>;
+using blelloch_deterministic_policy = detail::blocking_policy<detail::blelloch_deterministic>;
+using hillis_steele_deterministic_policy = detail::blocking_policy<detail::hillis_steele_deterministic>;
+using matrix_deterministic_nosync_policy = detail::nosync_policy<detail::matrix_deterministic>;
+using blelloch_deterministic_nosync_policy = detail::nosync_policy<detail::blelloch_deterministic>;
+using hillis_steele_deterministic_nosync_policy = detail::nosync_policy<detail::hillis_steele_deterministic>;
 
 inline constexpr matrix_policy matrix{};
 inline constexpr blelloch_policy blelloch{};
@@ -79,5 +100,11 @@ inline constexpr hillis_steele_policy hillis_steele{};
 inline constexpr matrix_nosync_policy matrix_nosync{};
 inline constexpr blelloch_nosync_policy blelloch_nosync{};
 inline constexpr hillis_steele_nosync_policy hillis_steele_nosync{};
+inline constexpr matrix_deterministic_policy matrix_deterministic{};
+inline constexpr blelloch_deterministic_policy blelloch_deterministic{};
+inline constexpr hillis_steele_deterministic_policy hillis_steele_deterministic{};
+inline constexpr matrix_deterministic_nosync_policy matrix_deterministic_nosync{};
+inline constexpr blelloch_deterministic_nosync_policy blelloch_deterministic_nosync{};
+inline constexpr hillis_steele_deterministic_nosync_policy hillis_steele_deterministic_nosync{};
 
 }  // namespace fastscan

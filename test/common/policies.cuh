@@ -17,10 +17,20 @@ struct algorithm_under_test {
   static constexpr std::size_t tile = Algorithm::template tuning<T>::tile_items;
 };
 
-using matrix_under_test = algorithm_under_test<fastscan::detail::matrix_algorithm<>, fastscan::matrix, fastscan::matrix_nosync>;
-using blelloch_under_test = algorithm_under_test<fastscan::detail::blelloch_algorithm, fastscan::blelloch, fastscan::blelloch_nosync>;
+using matrix_under_test = algorithm_under_test<fastscan::detail::matrix_single_pass, fastscan::matrix, fastscan::matrix_nosync>;
+using blelloch_under_test = algorithm_under_test<fastscan::detail::blelloch_single_pass, fastscan::blelloch, fastscan::blelloch_nosync>;
 using hillis_steele_under_test =
-    algorithm_under_test<fastscan::detail::hillis_steele_algorithm, fastscan::hillis_steele, fastscan::hillis_steele_nosync>;
+    algorithm_under_test<fastscan::detail::hillis_steele_single_pass, fastscan::hillis_steele, fastscan::hillis_steele_nosync>;
+
+using matrix_deterministic_under_test =
+    algorithm_under_test<fastscan::detail::matrix_deterministic, fastscan::matrix_deterministic,
+                         fastscan::matrix_deterministic_nosync>;
+using blelloch_deterministic_under_test =
+    algorithm_under_test<fastscan::detail::blelloch_deterministic, fastscan::blelloch_deterministic,
+                         fastscan::blelloch_deterministic_nosync>;
+using hillis_steele_deterministic_under_test =
+    algorithm_under_test<fastscan::detail::hillis_steele_deterministic, fastscan::hillis_steele_deterministic,
+                         fastscan::hillis_steele_deterministic_nosync>;
 
 // Names tests after the algorithm rather than its long type.
 struct algorithm_names {
@@ -28,7 +38,10 @@ struct algorithm_names {
   static std::string GetName(int) {
     if constexpr (std::is_same_v<Under, matrix_under_test>) return "matrix";
     else if constexpr (std::is_same_v<Under, blelloch_under_test>) return "blelloch";
-    else return "hillis_steele";
+    else if constexpr (std::is_same_v<Under, hillis_steele_under_test>) return "hillis_steele";
+    else if constexpr (std::is_same_v<Under, matrix_deterministic_under_test>) return "matrix_deterministic";
+    else if constexpr (std::is_same_v<Under, blelloch_deterministic_under_test>) return "blelloch_deterministic";
+    else return "hillis_steele_deterministic";
   }
 };
 

@@ -32,6 +32,21 @@ __host__ __device__ maybe<T> some(T const& value) {
   return maybe<T>{value, true};
 }
 
+// The tile element that item k of a thread holds. Items come in vectors of Vector consecutive
+// elements, and the vectors are striped over the threads: thread t's j-th vector is vector
+// j * Threads + t. Vector = 1 is plain striping (item k is element k * Threads + t); larger vectors let
+// a thread load 16 bytes at once while a warp's loads still cover one contiguous span.
+template <int Threads, int Vector>
+__host__ __device__ constexpr int striped_element(int k, int thread) {
+  return ((k / Vector) * Threads + thread) * Vector + k % Vector;
+}
+
+// Elements of T in one 16-byte vector, or 1 when T does not tile 16 bytes evenly.
+template <class T>
+constexpr int elements_per_vector() {
+  return sizeof(T) < 16 && 16 % sizeof(T) == 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+}
+
 }  // namespace fastscan::detail
 
 // Returns the status of a failing CUDA call from the enclosing function (which returns cudaError_t).

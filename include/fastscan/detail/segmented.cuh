@@ -31,6 +31,13 @@ struct segmented_op {
   }
 };
 
+// A tile whose total holds a head ignores everything before it: op(anything, total) == total, so in a
+// single-pass scan it publishes its total as its inclusive prefix at once, and look-backs stop there.
+template <class Op, class T>
+__device__ bool absorbs_prefix(segmented_op<Op> const&, segmented_value<T> const& total) {
+  return total.head;
+}
+
 // Element i of a scan by key, as a (head, value) pair. For an exclusive scan the head's value is
 // op(init, v): each segment's running value then starts from the init.
 template <scan_kind Kind, class AccT, class KeysIt, class ValuesIt, class Pred, class Op>

@@ -2,26 +2,43 @@
 // One tuning struct per algorithm. Each names its block algorithm and its multi-block strategy;
 // the tile size is always derived (threads * items per thread), never set on its own.
 // Items per thread shrink with the element size so a tile stays about the same number of bytes.
+// `vector` is how many consecutive elements a thread holds together (a 16-byte vector where the
+// element size allows, see tile_io.cuh); the block scans take their items in that arrangement.
+// `lookback_tiles_per_lane`: the single-pass look-back reads 32 times this many tiles per round.
+// `min_blocks_per_sm`: resident blocks the single-pass kernel is compiled for (a register budget),
+// since that driver hides one block's look-back behind the others' loads.
 
 #include <fastscan/detail/block/block_scan_blelloch.cuh>
 #include <fastscan/detail/block/block_scan_hillis_steele.cuh>
 #include <fastscan/detail/block/block_scan_matrix.cuh>
 #include <fastscan/detail/block/block_segmented_scan_matrix.cuh>
+#include <fastscan/detail/config.cuh>
 
 namespace fastscan::detail {
 
 // How tiles are stitched together across the grid.
 enum class multi_block {
-  reduce_then_scan,     // reduce each tile, scan the totals recursively, scan each tile from its prefix (3n traffic)
+  single_pass,          // decoupled look-back: one launch, each element read and written once (2n traffic)
+  reduce_then_scan,     // reduce each tile, scan the totals recursively, scan each tile from its prefix (3n
+                        // traffic); deterministic: the same combination order on every run
   scan_then_propagate,  // scan each tile, scan the totals recursively, add each prefix to its tile (4n traffic)
 };
 
-// How scans by key are stitched together.
+// How scans by key run.
 enum class segmented_strategy {
-  pair_scan,            // the unsegmented drivers over (head, value) pairs with the segmented operator
-  first_segment_fixup,  // matrix paper 4.2.2: one segmented pass recording (r_b, f_b, s_b) per tile, the
-                        // tile records scanned recursively, then only each tile's first s_b elements fixed
+  pair_scan,               // the algorithm's own driver over (head, value) pairs with the segmented operator
+  segmented_block_kernel,  // the matrix paper's segmented block scan (4.2, Fig. 5): in one pass with the
+                           // single-pass driver; with reduce-then-scan, the paper's own driver (4.2.2): one
+                           // pass recording (r_b, f_b, s_b) per tile, the records scanned, each tile's first
+                           // s_b elements fixed up
 };
+
+// Elements a thread holds together: a 16-byte vector where it divides the thread's items, else 1.
+template <class T, int ItemsPerThread>
+constexpr int vector_for() {
+  constexpr int vector = elements_per_vector<T>();
+  return ItemsPerThread % vector == 0 ? vector : 1;
+}
 
 // Items per thread for element type T: `nominal` for 4-byte types, fewer for wider types, rounded
 // down to a power of two so the tile is one too.
@@ -35,51 +52,86 @@ constexpr int scaled_items_per_thread(int nominal) {
   return power;
 }
 
-// The matrix scan of Dotsenko et al. Defaults: H = 256 rows of W = 16 four-byte elements, rows padded
-// to 17, column scanned by one warp, reduce-then-scan. The template parameters are the paper's ablations.
+// Matrix row length W (items per thread) by element size: 24 four-byte elements as CUB's Hopper scan
+// tuning holds, 16 eight-byte ones, about 96 bytes a thread for others, at least one element and at
+// most 32 (a row's head flags fill one word). ThreadBytes > 0 asks for that many bytes instead
+// (benchmark experiments).
+template <class T, int ThreadBytes = 0>
+constexpr int matrix_items_per_thread() {
+  int items = ThreadBytes > 0 ? ThreadBytes / static_cast<int>(sizeof(T))
+              : sizeof(T) <= 2 ? 32
+              : sizeof(T) <= 4 ? 24
+              : sizeof(T) <= 8 ? 16
+                               : 96 / static_cast<int>(sizeof(T));
+  items = items < 1 ? 1 : items > 32 ? 32 : items;
+  const int vector = elements_per_vector<T>();
+  return items >= vector ? items / vector * vector : items;
+}
+
+// The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 24 four-byte elements (tile 3072),
+// rows padded to an odd length, column scanned by one warp, single pass. The template parameters are
+// the paper's ablations, the multi-block strategy (reduce_then_scan: the deterministic flavour), and
+// the block shape for tuning experiments.
 template <bool PadRows = true, column_scan Column = column_scan::warp_matrix,
-          multi_block Strategy = multi_block::reduce_then_scan>
+          multi_block Strategy = multi_block::single_pass, int Threads = 128, int ThreadBytes = 0,
+          int LookbackTilesPerLane = 4>
 struct matrix_algorithm {
-  static constexpr const char* name = "fastscan::matrix";
+  static constexpr const char* name =
+      Strategy == multi_block::reduce_then_scan ? "fastscan::matrix_deterministic" : "fastscan::matrix";
 
   template <class T>
   struct tuning {
-    static constexpr int threads = 256;
-    static constexpr int items_per_thread = scaled_items_per_thread<T>(16);
+    static constexpr int threads = Threads;
+    static constexpr int items_per_thread = matrix_items_per_thread<T, ThreadBytes>();
     static constexpr int tile_items = threads * items_per_thread;
+    static constexpr int vector = vector_for<T, items_per_thread>();
     static constexpr int rows = threads;
+    static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
+    static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / Threads : 1;
     static constexpr multi_block strategy = Strategy;
-    static constexpr segmented_strategy segmented = segmented_strategy::first_segment_fixup;
-    using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column>;
-    using block_segmented_scan = block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column>;
+    static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
+    using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
+    using block_segmented_scan =
+        block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
   };
 };
 
-// Blelloch's tree as Harris et al. give it: 2048-element tiles of four-byte elements.
+// Blelloch's tree as Harris et al. give it: 2048-element tiles of four-byte elements. Strategy:
+// single pass, or scan-then-propagate (the deterministic flavour).
+template <multi_block Strategy = multi_block::single_pass>
 struct blelloch_algorithm {
-  static constexpr const char* name = "fastscan::blelloch";
+  static constexpr const char* name =
+      Strategy == multi_block::single_pass ? "fastscan::blelloch" : "fastscan::blelloch_deterministic";
 
   template <class T>
   struct tuning {
     static constexpr int threads = 256;
     static constexpr int items_per_thread = scaled_items_per_thread<T>(8);
     static constexpr int tile_items = threads * items_per_thread;
-    static constexpr multi_block strategy = multi_block::scan_then_propagate;
+    static constexpr int vector = 1;  // the conflict-free offsets assume plain striping
+    static constexpr int lookback_tiles_per_lane = 4;
+    static constexpr int min_blocks_per_sm = 1;
+    static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_blelloch<T, threads, items_per_thread, true>;
   };
 };
 
-// Hillis-Steele: 1024-element tiles of four-byte elements (10 steps).
+// Hillis-Steele: 1024-element tiles of four-byte elements (10 steps). Strategy as for Blelloch.
+template <multi_block Strategy = multi_block::single_pass>
 struct hillis_steele_algorithm {
-  static constexpr const char* name = "fastscan::hillis_steele";
+  static constexpr const char* name =
+      Strategy == multi_block::single_pass ? "fastscan::hillis_steele" : "fastscan::hillis_steele_deterministic";
 
   template <class T>
   struct tuning {
     static constexpr int threads = 256;
     static constexpr int items_per_thread = scaled_items_per_thread<T>(4);
     static constexpr int tile_items = threads * items_per_thread;
-    static constexpr multi_block strategy = multi_block::scan_then_propagate;
+    static constexpr int vector = 1;
+    static constexpr int lookback_tiles_per_lane = 4;
+    static constexpr int min_blocks_per_sm = 1;
+    static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_hillis_steele<T, threads, items_per_thread>;
   };

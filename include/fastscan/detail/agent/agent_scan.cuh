@@ -1,9 +1,9 @@
 #pragma once
-// One thread block's work on one tile: coalesced striped loads from global memory, the block
-// algorithm, striped stores. Full tiles take a path without bounds checks; the partial last tile
-// clamps its loads to the last element, so no identity is needed to fill it: positions past the
-// end only ever feed results that are never stored (a scan's output at i depends on 0..i only).
+// One thread block's work on one tile for the multi-pass drivers (reduce-then-scan,
+// scan-then-propagate): loads (tile_io.cuh), the block algorithm, stores. Full tiles take a path
+// without bounds checks; the partial last tile clamps its loads (see tile_io.cuh).
 
+#include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
 
 namespace fastscan::detail {
@@ -36,25 +36,7 @@ struct agent_scan {
   static constexpr int tile_items = Tuning::tile_items;
   using block_scan = typename Tuning::block_scan;
   using temp_storage = typename block_scan::temp_storage;
-
-  template <bool FullTile, class InputIt>
-  __device__ static void load(InputIt input, offset_t tile_base, int valid, AccT (&items)[items_per_thread]) {
-#pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      int element = k * threads + static_cast<int>(threadIdx.x);
-      if (!FullTile && element >= valid) element = valid - 1;
-      items[k] = input[tile_base + element];
-    }
-  }
-
-  template <bool FullTile, class OutputIt>
-  __device__ static void store(OutputIt output, offset_t tile_base, int valid, AccT (&items)[items_per_thread]) {
-#pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      const int element = k * threads + static_cast<int>(threadIdx.x);
-      if (FullTile || element < valid) output[tile_base + element] = items[k];
-    }
-  }
+  using io = tile_io<threads, items_per_thread, Tuning::vector>;
 
   // Scans tile `tile` of input into output (or into `intermediate` when that is given and tile > 0).
   // Returns the tile's aggregate, meaningful for full tiles only.
@@ -67,15 +49,15 @@ struct agent_scan {
     AccT items[items_per_thread];
     AccT aggregate;
     if (valid == tile_items) {
-      load<true>(input, tile_base, valid, items);
+      io::template load<true>(input, tile_base, valid, items);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
-      if (intermediate != nullptr && tile > 0) store<true>(intermediate, tile_base, valid, items);
-      else store<true>(output, tile_base, valid, items);
+      if (intermediate != nullptr && tile > 0) io::template store<true>(intermediate, tile_base, valid, items);
+      else io::template store<true>(output, tile_base, valid, items);
     } else {
-      load<false>(input, tile_base, valid, items);
+      io::template load<false>(input, tile_base, valid, items);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
-      if (intermediate != nullptr && tile > 0) store<false>(intermediate, tile_base, valid, items);
-      else store<false>(output, tile_base, valid, items);
+      if (intermediate != nullptr && tile > 0) io::template store<false>(intermediate, tile_base, valid, items);
+      else io::template store<false>(output, tile_base, valid, items);
     }
     return aggregate;
   }
@@ -84,7 +66,7 @@ struct agent_scan {
   template <class InputIt, class Op>
   __device__ static AccT reduce_tile(temp_storage& storage, InputIt input, offset_t tile, Op op) {
     AccT items[items_per_thread];
-    load<true>(input, tile * tile_items, tile_items, items);
+    io::template load<true>(input, tile * tile_items, tile_items, items);
     return block_scan(storage).reduce(items, op);
   }
 
@@ -97,7 +79,7 @@ struct agent_scan {
     const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
-      const int element = k * threads + static_cast<int>(threadIdx.x);
+      const int element = io::element(k);
       if (element < valid) {
         const offset_t i = tile_base + element;
         // An exclusive tile's first local value stands for "nothing before it in this tile".

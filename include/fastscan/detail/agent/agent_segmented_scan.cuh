@@ -19,7 +19,7 @@ struct agent_segmented_scan {
   using pair_t = segmented_value<AccT>;
   using block_scan = typename Tuning::block_scan;
   using block_segmented_scan = typename Tuning::block_segmented_scan;
-  using pairs = agent_scan<Tuning, pair_t>;  // striped loads of pairs
+  using io = tile_io<threads, items_per_thread, Tuning::vector>;
 
   union temp_storage {
     typename block_scan::temp_storage plain;
@@ -37,7 +37,7 @@ struct agent_segmented_scan {
                                AccT (&values)[items_per_thread], bool (&heads)[items_per_thread]) {
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
-      const int element = k * threads + static_cast<int>(threadIdx.x);
+      const int element = io::element(k);
       if ((FullTile || element < valid) && element >= skip) output[tile_base + element] = pair_t{values[k], heads[k]};
     }
   }
@@ -47,7 +47,7 @@ struct agent_segmented_scan {
   __device__ static pair_t scan_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t tile_base,
                                      int valid, Op op, int* first_segment) {
     pair_t items[items_per_thread];
-    pairs::template load<FullTile>(input, tile_base, valid, items);
+    io::template load<FullTile>(input, tile_base, valid, items);
     AccT values[items_per_thread];
     bool heads[items_per_thread];
     bool any_head = false;
@@ -77,8 +77,8 @@ struct agent_segmented_scan {
   __device__ static void fix_first_segment(temp_storage& storage, InputIt input, OutputIt output, offset_t tile_base,
                                            int length, Op op, AccT carry) {
     pair_t items[items_per_thread];
-    if (length == tile_items) pairs::template load<true>(input, tile_base, length, items);
-    else pairs::template load<false>(input, tile_base, length, items);
+    if (length == tile_items) io::template load<true>(input, tile_base, length, items);
+    else io::template load<false>(input, tile_base, length, items);
     AccT values[items_per_thread];
     bool heads[items_per_thread];
 #pragma unroll

@@ -13,7 +13,7 @@
 
 namespace fastscan::detail {
 
-template <class T, int Threads, int ItemsPerThread, bool ConflictFreeOffsets>
+template <class T, int Threads, int ItemsPerThread, bool ConflictFreeOffsets, int Vector = 1>
 class block_scan_blelloch {
  public:
   static constexpr int tile_items = Threads * ItemsPerThread;
@@ -37,7 +37,7 @@ class block_scan_blelloch {
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
 #pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) s_.tree[padded(k * Threads + threadIdx.x)] = items[k];
+    for (int k = 0; k < ItemsPerThread; ++k) s_.tree[padded(striped_element<Threads, Vector>(k, threadIdx.x))] = items[k];
 
     // Up-sweep: after it, each right child holds the sum of its subtree; the root holds the tile's.
     int stride = 1;
@@ -84,7 +84,7 @@ class block_scan_blelloch {
     const bool has_block_prefix = s_.has_block_prefix;
 #pragma unroll
     for (int k = 0; k < ItemsPerThread; ++k) {
-      const int element = k * Threads + threadIdx.x;
+      const int element = striped_element<Threads, Vector>(k, threadIdx.x);
       maybe<T> prefix = element > 0 ? some<T>(s_.tree[padded(element)]) : none<T>();
       if (has_block_prefix) {
         const T block_prefix = s_.block_prefix.get();

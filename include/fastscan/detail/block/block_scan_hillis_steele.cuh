@@ -8,7 +8,7 @@
 
 namespace fastscan::detail {
 
-template <class T, int Threads, int ItemsPerThread>
+template <class T, int Threads, int ItemsPerThread, int Vector = 1>
 class block_scan_hillis_steele {
  public:
   static constexpr int tile_items = Threads * ItemsPerThread;
@@ -27,7 +27,7 @@ class block_scan_hillis_steele {
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
 #pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) s_.buffer[0][k * Threads + threadIdx.x] = items[k];
+    for (int k = 0; k < ItemsPerThread; ++k) s_.buffer[0][striped_element<Threads, Vector>(k, threadIdx.x)] = items[k];
 
     int in = 0;
     for (int offset = 1; offset < tile_items; offset *= 2) {
@@ -57,7 +57,7 @@ class block_scan_hillis_steele {
     const bool has_block_prefix = s_.has_block_prefix;
 #pragma unroll
     for (int k = 0; k < ItemsPerThread; ++k) {
-      const int element = k * Threads + threadIdx.x;
+      const int element = striped_element<Threads, Vector>(k, threadIdx.x);
       // The inclusive result one position back is this element's exclusive result.
       const int source = Kind == scan_kind::inclusive ? element : element - 1;
       maybe<T> result = source >= 0 ? some<T>(s_.buffer[in][source]) : none<T>();

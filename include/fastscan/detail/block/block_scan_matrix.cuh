@@ -7,9 +7,9 @@
 // with its warp neighbours. Step I reduces each row sequentially, step II scans the column of
 // row totals, step III scans each row sequentially starting from its column prefix.
 //
-// Block code only: items arrive and leave in registers, striped (item k of thread t is tile
-// element k * Threads + t, which is how coalesced loads deliver them); the carry from earlier
-// tiles comes from a prefix callback.
+// Block code only: items arrive and leave in registers, striped in vectors of Vector elements
+// (striped_element in config.cuh: how coalesced, possibly 16-byte, loads deliver them); the carry
+// from earlier tiles comes from a prefix callback.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/uninitialized.cuh>
@@ -99,7 +99,7 @@ class matrix_column {
   temp_storage& s_;
 };
 
-template <class T, int Threads, int ItemsPerThread, int Rows, bool PadRows, column_scan Column>
+template <class T, int Threads, int ItemsPerThread, int Rows, bool PadRows, column_scan Column, int Vector = 1>
 class block_scan_matrix {
  public:
   static constexpr int tile_items = Threads * ItemsPerThread;
@@ -111,6 +111,7 @@ class block_scan_matrix {
   static_assert(Rows <= Threads && Rows % 32 == 0, "rows must be a multiple of 32, at most the thread count");
   static_assert(tile_items % Rows == 0, "the tile must split into whole rows");
   static_assert(row_items <= 64, "rows are held in registers: keep W = tile / rows at most 64");
+  static_assert(ItemsPerThread % Vector == 0, "a thread's items must be whole vectors");
 
   struct temp_storage {
     uninitialized_array<T, Rows * row_stride> matrix;
@@ -127,21 +128,24 @@ class block_scan_matrix {
     store_striped(items);
     __syncthreads();
 
-    // Step I: each row reduced sequentially by its thread; the row stays in registers for step III.
+    // Step I: each row reduced sequentially by its thread.
     column_t column(s_.column);
-    T row[row_items];
     if (threadIdx.x < Rows) {
+      T row[row_items];
       load_row(row);
       column.set_total(threadIdx.x, reduce_row(row, op));
     }
     __syncthreads();
 
-    // Step II: column of row totals -> row prefixes (plus the carry from earlier tiles).
+    // Step II: column of row totals -> row prefixes (plus the carry from earlier tiles, which may wait
+    // on a look-back: the rows stay in shared memory meanwhile, so their registers are free for it).
     if (threadIdx.x < 32) column.scan(op, prefix_op);
     __syncthreads();
 
     // Step III: each row scanned sequentially from its prefix.
     if (threadIdx.x < Rows) {
+      T row[row_items];
+      load_row(row);
       const bool has_prefix = threadIdx.x > 0 || column.has_block_prefix();
       scan_row<Kind>(row, op, has_prefix, column.row_prefix(threadIdx.x));
     }
@@ -175,12 +179,12 @@ class block_scan_matrix {
 
   __device__ void store_striped(T (&items)[ItemsPerThread]) {
 #pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) s_.matrix[matrix_index(k * Threads + threadIdx.x)] = items[k];
+    for (int k = 0; k < ItemsPerThread; ++k) s_.matrix[matrix_index(striped_element<Threads, Vector>(k, threadIdx.x))] = items[k];
   }
 
   __device__ void load_striped(T (&items)[ItemsPerThread]) {
 #pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) items[k] = s_.matrix[matrix_index(k * Threads + threadIdx.x)];
+    for (int k = 0; k < ItemsPerThread; ++k) items[k] = s_.matrix[matrix_index(striped_element<Threads, Vector>(k, threadIdx.x))];
   }
 
   __device__ void load_row(T (&row)[row_items]) {

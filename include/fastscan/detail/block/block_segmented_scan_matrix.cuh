@@ -2,7 +2,8 @@
 // Segmented matrix scan: Dotsenko et al., ICS 2008, section 4.2 and Figure 5.
 //
 // The tile's values sit in the padded H x W matrix as in the unsegmented scan; its head flags are
-// packed 32 to a word (one word per row, W <= 32), built with a warp ballot. Step I scans each row
+// packed into one word per row (W <= 32): each thread drops its flags into a byte per element, and
+// each row's thread gathers its row's bytes into a bit mask. Step I scans each row
 // sequentially, restarting at every head, and records the row's carry-out (its last segment's value)
 // and row flag (any head in the row). Step II segmented-scans that column of (flag, value) pairs.
 // Step III carries each row's prefix across the row's first segment only: the elements after the
@@ -15,22 +16,21 @@
 
 namespace fastscan::detail {
 
-template <class T, int Threads, int ItemsPerThread, int Rows, bool PadRows, column_scan Column>
+template <class T, int Threads, int ItemsPerThread, int Rows, bool PadRows, column_scan Column, int Vector = 1>
 class block_segmented_scan_matrix {
  public:
   static constexpr int tile_items = Threads * ItemsPerThread;
   static constexpr int row_items = tile_items / Rows;
   static constexpr int row_stride = PadRows ? (row_items | 1) : row_items;
-  static constexpr int rows_per_ballot = 32 / row_items;
   using pair_t = segmented_value<T>;
   using column_t = matrix_column<pair_t, Rows, Column>;
 
   static_assert(Rows == Threads, "each thread owns one row");
-  static_assert(row_items <= 32 && 32 % row_items == 0, "a row's head flags are packed into one 32-bit word");
+  static_assert(row_items <= 32, "a row's head flags are packed into one 32-bit word");
 
   struct temp_storage {
     uninitialized_array<T, Rows * row_stride> matrix;
-    unsigned row_heads[Rows];
+    bool heads[tile_items];
     typename column_t::temp_storage column;
     int first_head;  // tile position of the first head; tile_items when there is none
   };
@@ -43,32 +43,33 @@ class block_segmented_scan_matrix {
   // unspecified: the caller writes the init there.
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ pair_t scan(T (&values)[ItemsPerThread], bool (&heads)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     if (threadIdx.x == 0) s_.first_head = tile_items;
 #pragma unroll
     for (int k = 0; k < ItemsPerThread; ++k) {
-      const int element = k * Threads + threadIdx.x;
+      const int element = striped_element<Threads, Vector>(k, threadIdx.x);
       s_.matrix[(element / row_items) * row_stride + element % row_items] = values[k];
-      // The warp holds 32 consecutive elements: rows_per_ballot whole rows.
-      const unsigned ballot = __ballot_sync(0xffffffffu, heads[k]);
-      if (lane < rows_per_ballot) {
-        const unsigned row_mask = row_items == 32 ? 0xffffffffu : (1u << row_items) - 1u;
-        s_.row_heads[(k * Threads + warp * 32) / row_items + lane] = (ballot >> (lane * row_items)) & row_mask;
-      }
+      s_.heads[element] = heads[k];
     }
     __syncthreads();
 
     // Step I: each row scanned sequentially, restarting at its heads.
     column_t column(s_.column);
-    const unsigned flags = s_.row_heads[threadIdx.x];
-    T row[row_items];
+    unsigned flags = 0;
+#pragma unroll
+    for (int i = 0; i < row_items; ++i) flags |= static_cast<unsigned>(s_.heads[threadIdx.x * row_items + i]) << i;
     const int base = threadIdx.x * row_stride;
+    {
+      T row[row_items];
 #pragma unroll
-    for (int i = 0; i < row_items; ++i) row[i] = s_.matrix[base + i];
+      for (int i = 0; i < row_items; ++i) row[i] = s_.matrix[base + i];
 #pragma unroll
-    for (int i = 1; i < row_items; ++i)
-      if (!((flags >> i) & 1u)) row[i] = op(row[i - 1], row[i]);
-    column.set_total(threadIdx.x, pair_t{row[row_items - 1], flags != 0});
+      for (int i = 1; i < row_items; ++i)
+        if (!((flags >> i) & 1u)) row[i] = op(row[i - 1], row[i]);
+      // Back to shared memory until step III, so the registers are free for a look-back in step II.
+#pragma unroll
+      for (int i = 0; i < row_items; ++i) s_.matrix[base + i] = row[i];
+      column.set_total(threadIdx.x, pair_t{row[row_items - 1], flags != 0});
+    }
     if (flags != 0) atomicMin(&s_.first_head, threadIdx.x * row_items + __ffs(flags) - 1);
     __syncthreads();
 
@@ -78,6 +79,9 @@ class block_segmented_scan_matrix {
     __syncthreads();
 
     // Step III: the row's prefix propagates only until the row's first head.
+    T row[row_items];
+#pragma unroll
+    for (int i = 0; i < row_items; ++i) row[i] = s_.matrix[base + i];
     const bool has_prefix = threadIdx.x > 0 || column.has_block_prefix();
     const T carry = column.row_prefix(threadIdx.x).value;
     bool in_first_segment = has_prefix;
@@ -96,7 +100,7 @@ class block_segmented_scan_matrix {
 
 #pragma unroll
     for (int k = 0; k < ItemsPerThread; ++k) {
-      const int element = k * Threads + threadIdx.x;
+      const int element = striped_element<Threads, Vector>(k, threadIdx.x);
       values[k] = s_.matrix[(element / row_items) * row_stride + element % row_items];
     }
     return column.aggregate();

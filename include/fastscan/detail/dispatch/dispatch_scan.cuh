@@ -1,10 +1,13 @@
 #pragma once
-// Host-side multi-block drivers. Both are recursive: the per-tile totals are themselves scanned
-// (inclusively, with the init folded in) by the same algorithm until they fit in one tile.
-// Temporary storage is planned in a first pass that only measures (CUB's two-phase idiom), so the
-// caller allocates once from the policy's allocator.
+// Host-side entry of every scan: the algorithm's tuning picks the multi-block driver. The single-pass
+// driver is in dispatch_single_pass.cuh; the two multi-pass drivers (the deterministic flavours) are
+// here. Both are recursive: the per-tile totals are themselves scanned (inclusively, with the init
+// folded in) by the same algorithm until they fit in one tile. Temporary storage is planned in a first
+// pass that only measures (temp_arena.cuh), so the caller allocates once from the policy's allocator.
 
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
+#include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/kernels/kernel_scan.cuh>
 #include <fastscan/detail/segmented.cuh>
 #include <fastscan/detail/tuning.cuh>
@@ -18,31 +21,6 @@
 
 namespace fastscan::detail {
 
-// Carves temporary buffers out of one allocation. A measuring arena only adds up the sizes.
-class temp_arena {
- public:
-  static temp_arena measure() { return temp_arena(nullptr, true); }
-  static temp_arena over(void* base) { return temp_arena(base, false); }
-
-  bool measuring() const { return measuring_; }
-  std::size_t bytes_used() const { return used_; }
-
-  template <class T>
-  T* allocate(std::size_t count) {
-    constexpr std::size_t alignment = 256;
-    const std::size_t offset = (used_ + alignment - 1) / alignment * alignment;
-    used_ = offset + count * sizeof(T);
-    return measuring() ? nullptr : reinterpret_cast<T*>(base_ + offset);
-  }
-
- private:
-  temp_arena(void* base, bool measuring) : base_(static_cast<unsigned char*>(base)), measuring_(measuring) {}
-
-  unsigned char* base_;
-  bool measuring_;
-  std::size_t used_ = 0;
-};
-
 // The output itself can hold the local scans of scan-then-propagate when it is contiguous memory of
 // the accumulator type; otherwise (fancy or narrower outputs) they go to a temporary buffer.
 template <class AccT, class OutputIt>
@@ -55,10 +33,24 @@ AccT* output_as_accumulator_storage(OutputIt output) {
   }
 }
 
+template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+                                maybe<AccT> init, cudaStream_t stream);
+
 // Scans n elements of input into output. In measuring mode it launches nothing.
 template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 cudaError_t dispatch_scan(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op, maybe<AccT> init,
                           cudaStream_t stream) {
+  if constexpr (Algorithm::template tuning<AccT>::strategy == multi_block::single_pass) {
+    return dispatch_single_pass<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream);
+  } else {
+    return dispatch_multi_pass<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream);
+  }
+}
+
+template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+                                maybe<AccT> init, cudaStream_t stream) {
   using tuning = typename Algorithm::template tuning<AccT>;
   constexpr int threads = tuning::threads;
   const offset_t num_tiles = (n + tuning::tile_items - 1) / tuning::tile_items;

@@ -58,9 +58,14 @@ void launch(execution_policy<Derived, Algorithm>& policy, offset_t n, Dispatch&&
   if (n > 0) {
     temp_arena plan = temp_arena::measure();
     thrust::cuda_cub::throw_on_error(dispatch(plan, stream), (what + ": planning temporary storage").c_str());
-    thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
-    temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
-    thrust::cuda_cub::throw_on_error(dispatch(arena, stream), (what + ": launching the scan kernels").c_str());
+    if (plan.bytes_used() == 0) {  // a single-pass scan whose tile statuses need no per-call storage
+      temp_arena arena = temp_arena::over(nullptr);
+      thrust::cuda_cub::throw_on_error(dispatch(arena, stream), (what + ": launching the scan kernel").c_str());
+    } else {
+      thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
+      temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
+      thrust::cuda_cub::throw_on_error(dispatch(arena, stream), (what + ": launching the scan kernels").c_str());
+    }
   }
   thrust::cuda_cub::throw_on_error(thrust::cuda_cub::synchronize_optional(derived),
                                    (what + ": failed to synchronize").c_str());

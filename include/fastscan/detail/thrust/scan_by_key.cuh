@@ -29,7 +29,11 @@ OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt ke
   launch(
       policy, n,
       [&](temp_arena& arena, cudaStream_t stream) {
-        if constexpr (Algorithm::template tuning<AccT>::segmented == segmented_strategy::first_segment_fixup) {
+        using tuning = typename Algorithm::template tuning<AccT>;
+        if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel &&
+                      tuning::strategy == multi_block::single_pass) {
+          return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
+        } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
           return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
         } else {
           return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<Op>{op},

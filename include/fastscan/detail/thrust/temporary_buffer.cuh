@@ -10,6 +10,7 @@
 // execute_with_allocator, whose exact-type overloads in Thrust win and use the allocator instead.
 
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/device_pool.cuh>
 #include <fastscan/execution_policy.cuh>
 
 #include <thrust/detail/raw_pointer_cast.h>
@@ -19,44 +20,26 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <string>
 
 namespace fastscan::detail {
 
-inline constexpr std::uint64_t pool_release_threshold = std::uint64_t{256} << 20;
-
-// The pool for the current device, created on first use. Pools live until the process ends.
-inline cudaError_t current_device_pool(cudaMemPool_t* pool) {
-  int device = 0;
-  FASTSCAN_CUDA_TRY(cudaGetDevice(&device));
-  static std::mutex mutex;
-  static std::map<int, cudaMemPool_t> pools;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (auto found = pools.find(device); found != pools.end()) {
-    *pool = found->second;
-    return cudaSuccess;
-  }
-  cudaMemPoolProps properties{};
-  properties.allocType = cudaMemAllocationTypePinned;
-  properties.location.type = cudaMemLocationTypeDevice;
-  properties.location.id = device;
-  FASTSCAN_CUDA_TRY(cudaMemPoolCreate(pool, &properties));
-  std::uint64_t threshold = pool_release_threshold;
-  FASTSCAN_CUDA_TRY(cudaMemPoolSetAttribute(*pool, cudaMemPoolAttrReleaseThreshold, &threshold));
-  pools.emplace(device, *pool);
-  return cudaSuccess;
-}
-
+// While the stream is being captured into a graph, the allocation becomes a graph memory node from the
+// device's default pool, which is what graphs support; fastscan's pool serves every other call.
 template <class T, class Derived, class Algorithm>
 thrust::pair<T*, std::ptrdiff_t> get_temporary_buffer(execution_policy<Derived, Algorithm>& policy, std::ptrdiff_t n) {
   void* pointer = nullptr;
-  cudaMemPool_t pool{};
-  cudaError_t status = current_device_pool(&pool);
-  if (status == cudaSuccess)
-    status = cudaMallocFromPoolAsync(&pointer, sizeof(T) * static_cast<std::size_t>(n), pool,
-                                     thrust::cuda_cub::stream(policy));
+  const cudaStream_t stream = thrust::cuda_cub::stream(policy);
+  const std::size_t bytes = sizeof(T) * static_cast<std::size_t>(n);
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  cudaError_t status = cudaStreamIsCapturing(stream, &capture);
+  if (status == cudaSuccess && capture != cudaStreamCaptureStatusNone) {
+    status = cudaMallocAsync(&pointer, bytes, stream);
+  } else if (status == cudaSuccess) {
+    cudaMemPool_t pool{};
+    status = current_device_pool(&pool);
+    if (status == cudaSuccess) status = cudaMallocFromPoolAsync(&pointer, bytes, pool, stream);
+  }
   if (status != cudaSuccess) {
     cudaGetLastError();  // clear it, as Thrust does, so it does not leak into later launches
     throw thrust::system::detail::bad_alloc(

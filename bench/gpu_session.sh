@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One lent-GPU session in one command: build with every core, run the tests, optionally the
+# sanitizers and the benchmark, logs under $OUT (or ./gpu_logs). Usage:
+#   bench/gpu_session.sh [tests] [sanitize] [bench[=FILTER]] [ncu]
+set -uo pipefail
+out=${OUT:-gpu_logs}; mkdir -p "$out"
+jobs=$(nproc)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
+cmake --preset release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build --preset release -j"$jobs" > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
+echo "build ok"
+status=0
+for step in "$@"; do
+  case $step in
+    tests)
+      ctest --preset release -j4 --output-on-failure > "$out/ctest.log" 2>&1 || status=1
+      grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | tail -25 ;;
+    sanitize)
+      test/sanitize.sh build/release "$out/sanitize" > "$out/sanitize.txt" 2>&1 || status=1
+      cat "$out/sanitize.txt"; tar czf "$out/sanitize_logs.tgz" -C "$out" sanitize && rm -rf "$out/sanitize" ;;
+    bench*)
+      filter=${step#bench}; filter=${filter#=}
+      build/release/bench/fastscan_bench ${filter:+--benchmark_filter="$filter"} --benchmark_out="$out/bench.json" \
+        --benchmark_out_format=json > "$out/bench.log" 2>&1 || status=1
+      sed -n '/^Effective bandwidth/,$p' "$out/bench.log" > "$out/bench_table.txt"
+      cut -c1-200 "$out/bench_table.txt" ;;
+    ncu)
+      # One kernel each of CUB and matrix at 2^28 int32 and double: DRAM throughput, occupancy, stalls.
+      for who in cub matrix; do
+        for type in int32 double; do
+          ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+            --section WarpStateStats -k regex:'single_pass|DeviceScanKernel' --launch-skip 5 --launch-count 1 \
+            build/release/bench/fastscan_bench --benchmark_filter="^exclusive/$type/$who/268435456" \
+            > "$out/ncu_${who}_$type.txt" 2>&1 || true
+          echo "== $who $type"
+          grep -E "DRAM Throughput|^ +Duration|Achieved Occupancy|Registers Per|Theoretical Occupancy|Stall|Warp Cycles Per Issued" \
+            "$out/ncu_${who}_$type.txt" | head -14
+        done
+      done ;;
+  esac
+done
+exit $status

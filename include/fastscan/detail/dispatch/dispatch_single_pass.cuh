@@ -1,0 +1,89 @@
+#pragma once
+// Host side of the single-pass driver (decoupled look-back): one kernel launch per call, whatever n.
+// Tile statuses come from the stream's tile-state buffer (tile_state_registry.cuh), or, while the
+// stream is being captured into a graph, from the call's temporary storage zeroed by a memset node.
+// The fenced status format keeps its values in temporary storage. Full tiles move 16-byte vectors
+// when input and output are contiguous memory of the accumulator type, aligned to 16 bytes.
+
+#include <fastscan/detail/agent/tile_io.cuh>
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/dispatch/temp_arena.cuh>
+#include <fastscan/detail/dispatch/tile_state_registry.cuh>
+#include <fastscan/detail/kernels/kernel_single_pass.cuh>
+
+namespace fastscan::detail {
+
+// Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles, then calls
+// launch(state), which returns the launch's status.
+template <class T, class Launch>
+cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, Launch&& launch) {
+  tile_state<T> state{};
+  if (tiles == 1) return arena.measuring() ? cudaSuccess : launch(state);  // one block: no statuses
+
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  FASTSCAN_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
+  const bool captured = capture != cudaStreamCaptureStatusNone;
+  tile_slot* captured_slots = captured ? arena.allocate<tile_slot>(static_cast<std::size_t>(tiles + 1)) : nullptr;
+  if constexpr (tile_state<T>::format == status_format::fenced) {
+    state.aggregates = arena.allocate<T>(static_cast<std::size_t>(tiles));
+    state.inclusives = arena.allocate<T>(static_cast<std::size_t>(tiles));
+  }
+  if (arena.measuring()) return cudaSuccess;
+
+  if (captured) {
+    FASTSCAN_CUDA_TRY(cudaMemsetAsync(captured_slots, 0, static_cast<std::size_t>(tiles + 1) * sizeof(tile_slot), stream));
+    state.slots = captured_slots;
+    state.first_ticket = 0;
+    state.tag = 1;
+    return launch(state);
+  }
+  tile_state_lease lease;
+  FASTSCAN_CUDA_TRY(lease_tile_state(stream, tiles, lease));
+  state.slots = lease.slots;
+  state.first_ticket = lease.first_ticket;
+  state.tag = lease.tag;
+  FASTSCAN_CUDA_TRY(launch(state));
+  lease.commit(tiles);
+  return cudaSuccess;
+}
+
+template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+                                 maybe<AccT> init, cudaStream_t stream) {
+  using tuning = typename Algorithm::template tuning<AccT>;
+  const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
+  if (tiles == 0) return cudaSuccess;
+  if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;  // beyond the grid's x dimension
+  const unsigned grid = static_cast<unsigned>(tiles);
+  const bool vectorized = vector_access_possible<AccT, tuning::vector>(input) &&
+                          vector_access_possible<AccT, tuning::vector>(output);
+  return with_tile_state<AccT>(arena, tiles, stream, [&](tile_state<AccT> const& state) {
+    if constexpr (tuning::vector > 1 && is_contiguous_of<InputIt, AccT> && is_contiguous_of<OutputIt, AccT>) {
+      if (vectorized) {
+        single_pass_scan_kernel<tuning, Kind, true, AccT>
+            <<<grid, tuning::threads, 0, stream>>>(input, output, n, op, init, state);
+        return cudaGetLastError();
+      }
+    }
+    single_pass_scan_kernel<tuning, Kind, false, AccT>
+        <<<grid, tuning::threads, 0, stream>>>(input, output, n, op, init, state);
+    return cudaGetLastError();
+  });
+}
+
+// Matrix scan by key in one pass: `input` yields (head, value) pairs; `output` takes them.
+template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_single_pass_segmented(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+                                           cudaStream_t stream) {
+  using tuning = typename Algorithm::template tuning<AccT>;
+  const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
+  if (tiles == 0) return cudaSuccess;
+  if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
+  const unsigned grid = static_cast<unsigned>(tiles);
+  return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, [&](auto const& state) {
+    single_pass_segmented_scan_kernel<tuning, Kind, AccT><<<grid, tuning::threads, 0, stream>>>(input, output, n, op, state);
+    return cudaGetLastError();
+  });
+}
+
+}  // namespace fastscan::detail

@@ -1,0 +1,26 @@
+#pragma once
+// __global__ glue for the single-pass driver: one tile per block, tiles drawn in launch order.
+
+#include <fastscan/detail/agent/agent_single_pass_scan.cuh>
+
+namespace fastscan::detail {
+
+template <class Tuning, scan_kind Kind, bool Vectorized, class AccT, class InputIt, class OutputIt, class Op>
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+    single_pass_scan_kernel(InputIt input, OutputIt output, offset_t n, Op op, maybe<AccT> init,
+                            tile_state<AccT> state) {
+  using agent = agent_single_pass_scan<Tuning, AccT>;
+  __shared__ typename agent::temp_storage storage;
+  agent::template consume_tile<Kind, Vectorized>(storage, input, output, n, op, init, state);
+}
+
+template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+    single_pass_segmented_scan_kernel(InputIt input, OutputIt output, offset_t n, Op op,
+                                      tile_state<segmented_value<AccT>> state) {
+  using agent = agent_single_pass_segmented_scan<Tuning, AccT>;
+  __shared__ typename agent::temp_storage storage;
+  agent::template consume_tile<Kind>(storage, input, output, n, op, state);
+}
+
+}  // namespace fastscan::detail

@@ -1,0 +1,218 @@
+// The single-pass driver under stress: sizes at tile and look-back-window edges, thousands of
+// back-to-back calls of mixed sizes on four streams, calls from several host threads (on their own
+// streams and on one shared stream), calls after a failed call, scans captured into a CUDA graph and
+// replayed, and the tile-state tags running out. Every output element is checked.
+
+#include "common/policies.cuh"
+
+#include <fastscan/detail/dispatch/tile_state_registry.cuh>
+
+#include <thrust/scan.h>
+
+#include <array>
+#include <new>
+#include <thread>
+
+namespace fastscan_test {
+
+template <class Under>
+class single_pass_test : public gpu_test {};
+using algorithms = ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test>;
+TYPED_TEST_SUITE(single_pass_test, algorithms, algorithm_names);
+
+// Sizes around multiples of the tile where the look-back crosses windows of 32 tiles.
+inline std::vector<std::size_t> window_edge_sizes(std::size_t tile) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t tiles : {1, 2, 3, 31, 32, 33, 34, 63, 64, 65, 96, 97, 1000, 1025})
+    for (long delta : {-1L, 0L, 1L}) sizes.push_back(tiles * tile + delta);
+  return capped(sizes);
+}
+
+TYPED_TEST(single_pass_test, LookBackWindowEdges) {
+  scoped_stream stream;
+  int round = 0;
+  for (std::size_t n : window_edge_sizes(TypeParam::template tile<int>)) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto input = random_vector<int>(n, 7000 + n);
+    auto d_in = to_device(input);
+    auto d_out = poisoned_device_vector<int>(n);
+    with_policy_flavour<TypeParam>(round++, stream.get(), [&](auto policy) {
+      thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin());
+    });
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
+    // Non-commutative, 8 bytes (the 16-byte status word) and 48 bytes (the fenced status format).
+    const auto maps = random_vector<affine>(n, 7100 + n);
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<affine>(n);
+    thrust::exclusive_scan(TypeParam::blocking, d_maps.begin(), d_maps.end(), d_composed.begin(), affine{3, 5},
+                           compose_affine{});
+    ASSERT_TRUE(all_equal(reference_exclusive<affine, affine>(maps, compose_affine{}, affine{3, 5}), to_host(d_composed)));
+  }
+  for (std::size_t n : capped({1, 31 * TypeParam::template tile<affine3> + 1, 33 * TypeParam::template tile<affine3> - 1})) {
+    SCOPED_TRACE("affine3, n = " + std::to_string(n));
+    const auto maps = random_vector<affine3>(n, 7200 + n);
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<affine3>(n);
+    thrust::inclusive_scan(TypeParam::blocking, d_maps.begin(), d_maps.end(), d_composed.begin(), compose_affine3{});
+    ASSERT_TRUE(all_equal(reference_inclusive<affine3, affine3>(maps, compose_affine3{}), to_host(d_composed)));
+  }
+}
+
+// Many calls queued back to back on four streams without waiting, every result checked afterwards.
+TYPED_TEST(single_pass_test, ThousandsOfBackToBackCallsOnFourStreams) {
+  constexpr int streams = 4;
+  const int calls = std::getenv("FASTSCAN_TEST_MAX_N") ? 200 : 2000;
+  std::array<scoped_stream, streams> stream;
+  const std::size_t tile = TypeParam::template tile<int>;
+  const std::vector<std::size_t> shapes = {1, 2, tile - 1, tile, tile + 1, 32 * tile + 1, 3 * tile + 17, 40000, 100003, 250000};
+  std::vector<std::vector<int>> inputs(calls);
+  std::vector<thrust::device_vector<int>> d_in(calls), d_out(calls);
+  for (int c = 0; c < calls; ++c) {
+    const std::size_t n = shapes[splitmix64(c) % shapes.size()];
+    inputs[c] = random_vector<int>(n, 8000 + c);
+    d_in[c] = to_device(inputs[c]);
+    d_out[c] = poisoned_device_vector<int>(n);
+  }
+  for (int c = 0; c < calls; ++c) {
+    auto policy = TypeParam::nosync.on(stream[c % streams].get());
+    if (c % 3 == 0) thrust::inclusive_scan(policy, d_in[c].begin(), d_in[c].end(), d_out[c].begin());
+    else thrust::exclusive_scan(policy, d_in[c].begin(), d_in[c].end(), d_out[c].begin(), c);
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int c = 0; c < calls; ++c) {
+    SCOPED_TRACE("call " + std::to_string(c) + ", n = " + std::to_string(inputs[c].size()));
+    const auto expected = c % 3 == 0 ? reference_inclusive<int, int>(inputs[c], thrust::plus<>{})
+                                     : reference_exclusive<int, int>(inputs[c], thrust::plus<>{}, c);
+    ASSERT_TRUE(all_equal(expected, to_host(d_out[c])));
+  }
+}
+
+// Host threads scanning at once: each on its own stream, all on one shared stream, and on each
+// thread's per-thread default stream.
+TYPED_TEST(single_pass_test, SeveralHostThreads) {
+  constexpr int threads = 4;
+  const int calls_per_thread = 50;
+  scoped_stream shared;
+  const std::size_t n = 37 * TypeParam::template tile<int> + 5;
+  const auto input = random_vector<int>(n, 9000);
+  const auto expected = reference_inclusive<int, int>(input, thrust::plus<>{});
+  auto d_in = to_device(input);
+  std::array<std::vector<thrust::device_vector<int>>, threads> outputs;
+  for (auto& per_thread : outputs)
+    for (int c = 0; c < 3 * calls_per_thread; ++c) per_thread.push_back(poisoned_device_vector<int>(n));
+  std::array<std::string, threads> failures;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      try {
+        cudaStream_t own;
+        cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking);
+        for (int c = 0; c < calls_per_thread; ++c) {
+          auto& out = outputs[t];
+          thrust::inclusive_scan(TypeParam::nosync.on(own), d_in.begin(), d_in.end(), out[3 * c].begin());
+          thrust::inclusive_scan(TypeParam::nosync.on(shared.get()), d_in.begin(), d_in.end(), out[3 * c + 1].begin());
+          thrust::inclusive_scan(TypeParam::blocking.on(cudaStreamPerThread), d_in.begin(), d_in.end(),
+                                 out[3 * c + 2].begin());
+        }
+        cudaStreamSynchronize(own);
+        cudaStreamDestroy(own);
+      } catch (std::exception const& error) {
+        failures[t] = error.what();
+      }
+    });
+  }
+  for (auto& worker : workers) worker.join();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int t = 0; t < threads; ++t) {
+    ASSERT_EQ(failures[t], "") << "thread " << t;
+    for (std::size_t c = 0; c < outputs[t].size(); ++c) ASSERT_TRUE(all_equal(expected, to_host(outputs[t][c]))) << "thread " << t << " call " << c;
+  }
+}
+
+// An allocator that fails every allocation: the call fails cleanly, and the next one works.
+struct failing_allocator : thrust::device_allocator<char> {
+  pointer allocate(size_type) { throw std::bad_alloc(); }
+};
+
+TYPED_TEST(single_pass_test, CallAfterFailedCalls) {
+  scoped_stream stream;
+  const std::size_t n = 45 * TypeParam::template tile<affine3> + 3;
+  const auto maps = random_vector<affine3>(n, 9100);
+  auto d_maps = to_device(maps);
+  auto d_out = poisoned_device_vector<affine3>(n);
+  failing_allocator failing;
+  // The fenced status format needs temporary storage, so this call fails before its launch.
+  EXPECT_ANY_THROW(thrust::inclusive_scan(TypeParam::blocking(failing).on(stream.get()), d_maps.begin(), d_maps.end(),
+                                          d_out.begin(), compose_affine3{}));
+  EXPECT_ANY_THROW(thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_maps.begin() + 10, d_maps.begin(),
+                                          d_out.begin(), compose_affine3{}));
+  thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_maps.begin(), d_maps.end(), d_out.begin(),
+                         compose_affine3{});
+  ASSERT_TRUE(all_equal(reference_inclusive<affine3, affine3>(maps, compose_affine3{}), to_host(d_out)));
+  const auto input = random_vector<int>(n, 9101);
+  auto d_in = to_device(input);
+  auto d_sums = poisoned_device_vector<int>(n);
+  thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_in.begin(), d_in.end(), d_sums.begin());
+  ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_sums)));
+}
+
+// A scan captured into a graph and replayed over new data each time (the capture path zeroes its own
+// tile state in the graph, since a replay would otherwise repeat the tag).
+TYPED_TEST(single_pass_test, CapturedIntoGraphAndReplayed) {
+  scoped_stream stream;
+  const std::size_t n = 70 * TypeParam::template tile<int> + 9;
+  thrust::device_vector<int> d_in(n);
+  auto d_out = poisoned_device_vector<int>(n);
+  cudaGraph_t graph{};
+  ASSERT_EQ(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  std::string failure;
+  try {
+    thrust::inclusive_scan(TypeParam::nosync.on(stream.get()), d_in.begin(), d_in.end(), d_out.begin());
+  } catch (std::exception const& error) {
+    failure = error.what();
+  }
+  ASSERT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess);
+  ASSERT_EQ(failure, "");
+  cudaGraphExec_t exec{};
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < 4; ++replay) {
+    SCOPED_TRACE("replay " + std::to_string(replay));
+    const auto input = random_vector<int>(n, 9200 + replay);
+    thrust::copy(input.begin(), input.end(), d_in.begin());
+    ASSERT_EQ(cudaMemset(thrust::raw_pointer_cast(d_out.data()), 0xA5, n * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream.get()), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+// The tags run out after 2^30 calls on a stream; the buffer is then zeroed and tags start again.
+TYPED_TEST(single_pass_test, TagsRunningOut) {
+  scoped_stream stream;
+  const std::size_t n = 50 * TypeParam::template tile<int> + 1;
+  const auto input = random_vector<int>(n, 9300);
+  auto d_in = to_device(input);
+  const auto expected = reference_inclusive<int, int>(input, thrust::plus<>{});
+  // Grow the stream's buffer first, then move its tags near the end.
+  auto d_out = poisoned_device_vector<int>(n);
+  thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_in.begin(), d_in.end(), d_out.begin());
+  ASSERT_TRUE(all_equal(expected, to_host(d_out)));
+  std::shared_ptr<fastscan::detail::tile_state_buffer> buffer;
+  ASSERT_EQ(fastscan::detail::stream_tile_state_buffer(stream.get(), buffer), cudaSuccess);
+  {
+    std::lock_guard<std::mutex> lock(buffer->mutex);
+    buffer->last_tag = fastscan::detail::max_tile_state_tag - 2;
+  }
+  for (int call = 0; call < 5; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call));
+    d_out = poisoned_device_vector<int>(n);
+    thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_in.begin(), d_in.end(), d_out.begin());
+    ASSERT_TRUE(all_equal(expected, to_host(d_out)));
+  }
+  EXPECT_LT(buffer->last_tag, 5u);
+}
+
+}  // namespace fastscan_test
