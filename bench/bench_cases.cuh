@@ -14,8 +14,8 @@ namespace fastscan_bench {
 enum class contender {
   memcpy, cub, thrust_par, matrix, matrix_deterministic, blelloch, hillis_steele,
   matrix_no_padding, matrix_seq_column, matrix_srp,
-  matrix_256x64B, matrix_128x128B, matrix_256x96B, matrix_64x128B,  // block-shape experiments (threads x bytes a thread)
-  matrix_window32  // look-back windows of 32 tiles (one per lane)
+  matrix_128x96B, matrix_192x128B, matrix_256x128B,  // block-shape experiments (threads x bytes a thread)
+  matrix_window128  // look-back windows of 128 tiles (four per lane)
 };
 
 // The paper's ablations (Fig. 8) as compile-time variants of the matrix policy, on the paper's own
@@ -29,7 +29,7 @@ using matrix_srp_policy = fastscan::detail::nosync_policy<fastscan::detail::matr
     true, fastscan::detail::column_scan::warp_matrix, fastscan::detail::multi_block::scan_then_propagate>>;
 
 // Block shapes tried against the tuned one (bench "shape_exclusive" rows).
-template <int Threads, int ThreadBytes, int LookbackTilesPerLane = 4>
+template <int Threads, int ThreadBytes, int LookbackTilesPerLane = 1>
 using matrix_shape_policy = fastscan::detail::nosync_policy<
     fastscan::detail::matrix_algorithm<true, fastscan::detail::column_scan::warp_matrix,
                                        fastscan::detail::multi_block::single_pass, Threads, ThreadBytes,

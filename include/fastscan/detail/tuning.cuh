@@ -52,29 +52,24 @@ constexpr int scaled_items_per_thread(int nominal) {
   return power;
 }
 
-// Matrix row length W (items per thread) by element size: 24 four-byte elements as CUB's Hopper scan
-// tuning holds, 16 eight-byte ones, about 96 bytes a thread for others, at least one element and at
-// most 32 (a row's head flags fill one word). ThreadBytes > 0 asks for that many bytes instead
-// (benchmark experiments).
-template <class T, int ThreadBytes = 0>
+// Matrix row length W (items per thread): 128 bytes a thread (32 four-byte or 16 eight-byte elements:
+// the best of the block shapes measured on an H100, bench/PERFORMANCE.md), at least one element and at
+// most 32 (a row's head flags fill one word), whole 16-byte vectors where the element allows them.
+template <class T, int ThreadBytes = 128>
 constexpr int matrix_items_per_thread() {
-  int items = ThreadBytes > 0 ? ThreadBytes / static_cast<int>(sizeof(T))
-              : sizeof(T) <= 2 ? 32
-              : sizeof(T) <= 4 ? 24
-              : sizeof(T) <= 8 ? 16
-                               : 96 / static_cast<int>(sizeof(T));
+  int items = ThreadBytes / static_cast<int>(sizeof(T));
   items = items < 1 ? 1 : items > 32 ? 32 : items;
   const int vector = elements_per_vector<T>();
   return items >= vector ? items / vector * vector : items;
 }
 
-// The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 24 four-byte elements (tile 3072),
-// rows padded to an odd length, column scanned by one warp, single pass. The template parameters are
-// the paper's ablations, the multi-block strategy (reduce_then_scan: the deterministic flavour), and
-// the block shape for tuning experiments.
+// The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (tile 4096),
+// rows padded to an odd length, column scanned by one warp, single pass with look-back windows of 32
+// tiles. The template parameters are the paper's ablations, the multi-block strategy (reduce_then_scan:
+// the deterministic flavour), and the block shape and look-back width for tuning experiments.
 template <bool PadRows = true, column_scan Column = column_scan::warp_matrix,
-          multi_block Strategy = multi_block::single_pass, int Threads = 128, int ThreadBytes = 0,
-          int LookbackTilesPerLane = 4>
+          multi_block Strategy = multi_block::single_pass, int Threads = 128, int ThreadBytes = 128,
+          int LookbackTilesPerLane = 1>
 struct matrix_algorithm {
   static constexpr const char* name =
       Strategy == multi_block::reduce_then_scan ? "fastscan::matrix_deterministic" : "fastscan::matrix";
@@ -88,6 +83,7 @@ struct matrix_algorithm {
     static constexpr int rows = threads;
     static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
     static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / Threads : 1;
+    static constexpr int segmented_min_blocks_per_sm = sizeof(T) <= 8 ? 768 / Threads : 1;  // keys need registers too
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
     using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
@@ -109,7 +105,7 @@ struct blelloch_algorithm {
     static constexpr int items_per_thread = scaled_items_per_thread<T>(8);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;  // the conflict-free offsets assume plain striping
-    static constexpr int lookback_tiles_per_lane = 4;
+    static constexpr int lookback_tiles_per_lane = 1;
     static constexpr int min_blocks_per_sm = 1;
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
@@ -129,7 +125,7 @@ struct hillis_steele_algorithm {
     static constexpr int items_per_thread = scaled_items_per_thread<T>(4);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;
-    static constexpr int lookback_tiles_per_lane = 4;
+    static constexpr int lookback_tiles_per_lane = 1;
     static constexpr int min_blocks_per_sm = 1;
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;

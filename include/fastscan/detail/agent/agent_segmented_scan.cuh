@@ -34,11 +34,11 @@ struct agent_segmented_scan {
   // Stores elements [skip, valid) of the tile.
   template <bool FullTile, class OutputIt>
   __device__ static void store(OutputIt output, offset_t tile_base, int valid, int skip,
-                               AccT (&values)[items_per_thread], bool (&heads)[items_per_thread]) {
+                               AccT (&values)[items_per_thread], unsigned heads) {
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
       const int element = io::element(k);
-      if ((FullTile || element < valid) && element >= skip) output[tile_base + element] = pair_t{values[k], heads[k]};
+      if ((FullTile || element < valid) && element >= skip) output[tile_base + element] = pair_t{values[k], ((heads >> k) & 1u) != 0};
     }
   }
 
@@ -49,16 +49,14 @@ struct agent_segmented_scan {
     pair_t items[items_per_thread];
     io::template load<FullTile>(input, tile_base, valid, items);
     AccT values[items_per_thread];
-    bool heads[items_per_thread];
-    bool any_head = false;
+    unsigned heads = 0;  // bit k: item k starts a segment
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
       values[k] = items[k].value;
-      heads[k] = items[k].head;
-      any_head = any_head || heads[k];
+      heads |= static_cast<unsigned>(items[k].head) << k;
     }
     pair_t total;
-    if (__syncthreads_or(any_head)) {
+    if (__syncthreads_or(heads != 0)) {
       block_segmented_scan segmented(storage.segmented);
       total = segmented.template scan<Kind>(values, heads, op, no_carry{});
       *first_segment = min(segmented.first_head(), valid);
@@ -80,12 +78,9 @@ struct agent_segmented_scan {
     if (length == tile_items) io::template load<true>(input, tile_base, length, items);
     else io::template load<false>(input, tile_base, length, items);
     AccT values[items_per_thread];
-    bool heads[items_per_thread];
 #pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      values[k] = items[k].value;
-      heads[k] = false;
-    }
+    for (int k = 0; k < items_per_thread; ++k) values[k] = items[k].value;
+    const unsigned heads = 0;
     block_scan(storage.plain).template scan<Kind>(values, op, known_prefix<AccT>{some<AccT>(carry)});
     if (length == tile_items) store<true>(output, tile_base, length, 0, values, heads);
     else store<false>(output, tile_base, length, 0, values, heads);

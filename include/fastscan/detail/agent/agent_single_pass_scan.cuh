@@ -96,28 +96,27 @@ struct agent_single_pass_segmented_scan {
     const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
     using pair_prefix_t = single_pass_prefix<pair_t, segmented_op<Op>, Tuning::lookback_tiles_per_lane>;
     const pair_prefix_t prefix{state, tile, remaining > tile_items, segmented_op<Op>{op}, none<pair_t>()};
-    pair_t items[items_per_thread];
-    if (valid == tile_items) io::template load<true>(input, tile_base, valid, items);
-    else io::template load<false>(input, tile_base, valid, items);
+    // Pairs are split as they load (no array of pairs held besides the values and flags).
     AccT values[items_per_thread];
-    bool heads[items_per_thread];
-    bool any_head = false;
+    unsigned heads = 0;  // bit k: item k starts a segment
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
-      values[k] = items[k].value;
-      heads[k] = items[k].head;
-      any_head = any_head || heads[k];
+      const int e = io::element(k);
+      const pair_t item = input[tile_base + (e < valid ? e : valid - 1)];
+      values[k] = item.value;
+      heads |= static_cast<unsigned>(item.head) << k;
     }
-    if (__syncthreads_or(any_head)) {
+    if (__syncthreads_or(heads != 0)) {
       block_segmented_scan(storage.scan.segmented).template scan<Kind>(values, heads, op, prefix);
     } else {
       // Wholly inside one segment: the faster unsegmented scan gives the same values.
       block_scan(storage.scan.plain).template scan<Kind>(values, op, value_prefix<pair_prefix_t>{prefix});
     }
 #pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) items[k] = pair_t{values[k], heads[k]};
-    if (valid == tile_items) io::template store<true>(output, tile_base, valid, items);
-    else io::template store<false>(output, tile_base, valid, items);
+    for (int k = 0; k < items_per_thread; ++k) {
+      const int e = io::element(k);
+      if (e < valid) output[tile_base + e] = pair_t{values[k], ((heads >> k) & 1u) != 0};
+    }
   }
 };
 

@@ -26,7 +26,7 @@ class block_segmented_scan_matrix {
   using column_t = matrix_column<pair_t, Rows, Column>;
 
   static_assert(Rows == Threads, "each thread owns one row");
-  static_assert(row_items <= 32, "a row's head flags are packed into one 32-bit word");
+  static_assert(row_items <= 32 && ItemsPerThread <= 32, "head flags are packed into 32-bit words");
 
   struct temp_storage {
     uninitialized_array<T, Rows * row_stride> matrix;
@@ -37,18 +37,18 @@ class block_segmented_scan_matrix {
 
   __device__ explicit block_segmented_scan_matrix(temp_storage& storage) : s_(storage) {}
 
-  // Scans the striped tile in place, restarting at heads. prefix_op(aggregate pair) gives the carry
+  // Scans the striped tile in place, restarting at heads (bit k of `heads`: item k starts a segment). prefix_op(aggregate pair) gives the carry
   // as maybe<pair_t>. Returns (any head in the tile, value of the tile's last segment). With
   // Kind == exclusive, values at heads (and at the tile's first element without a carry) are
   // unspecified: the caller writes the init there.
   template <scan_kind Kind, class Op, class PrefixOp>
-  __device__ pair_t scan(T (&values)[ItemsPerThread], bool (&heads)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
+  __device__ pair_t scan(T (&values)[ItemsPerThread], unsigned heads, Op op, PrefixOp&& prefix_op) {
     if (threadIdx.x == 0) s_.first_head = tile_items;
 #pragma unroll
     for (int k = 0; k < ItemsPerThread; ++k) {
       const int element = striped_element<Threads, Vector>(k, threadIdx.x);
       s_.matrix[(element / row_items) * row_stride + element % row_items] = values[k];
-      s_.heads[element] = heads[k];
+      s_.heads[element] = (heads >> k) & 1u;
     }
     __syncthreads();
 

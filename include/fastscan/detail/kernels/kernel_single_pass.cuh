@@ -15,7 +15,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
 }
 
 template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
-__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+__global__ void __launch_bounds__(Tuning::threads, Tuning::segmented_min_blocks_per_sm)
     single_pass_segmented_scan_kernel(InputIt input, OutputIt output, offset_t n, Op op,
                                       tile_state<segmented_value<AccT>> state) {
   using agent = agent_single_pass_segmented_scan<Tuning, AccT>;
