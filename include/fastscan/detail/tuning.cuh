@@ -83,7 +83,7 @@ struct matrix_algorithm {
     static constexpr int rows = threads;
     static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
     static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / Threads : 1;
-    static constexpr int segmented_min_blocks_per_sm = sizeof(T) <= 8 ? 768 / Threads : 1;  // keys need registers too
+    static constexpr int segmented_min_blocks_per_sm = sizeof(T) <= 8 ? 640 / Threads : 1;  // keys need registers too
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
     using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;

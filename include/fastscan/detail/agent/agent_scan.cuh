@@ -39,20 +39,21 @@ struct agent_scan {
   using io = tile_io<threads, items_per_thread, Tuning::vector>;
 
   // Scans tile `tile` of input into output (or into `intermediate` when that is given and tile > 0).
-  // Returns the tile's aggregate, meaningful for full tiles only.
+  // Returns the tile's aggregate, meaningful for full tiles only. vectorized: full tiles move 16-byte
+  // vectors (the host checked input and output; intermediate storage is aligned).
   template <scan_kind Kind, class InputIt, class OutputIt, class Op>
   __device__ static AccT scan_tile(temp_storage& storage, InputIt input, OutputIt output, AccT* intermediate,
-                                   offset_t n, offset_t tile, Op op, maybe<AccT> prefix) {
+                                   offset_t n, offset_t tile, Op op, maybe<AccT> prefix, bool vectorized) {
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
     const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
     AccT items[items_per_thread];
     AccT aggregate;
     if (valid == tile_items) {
-      io::template load<true>(input, tile_base, valid, items);
+      io::load_full(input, tile_base, items, vectorized);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
-      if (intermediate != nullptr && tile > 0) io::template store<true>(intermediate, tile_base, valid, items);
-      else io::template store<true>(output, tile_base, valid, items);
+      if (intermediate != nullptr && tile > 0) io::store_full(intermediate, tile_base, items, vectorized);
+      else io::store_full(output, tile_base, items, vectorized);
     } else {
       io::template load<false>(input, tile_base, valid, items);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
@@ -64,9 +65,9 @@ struct agent_scan {
 
   // Reduces a full tile; the result is returned to every thread.
   template <class InputIt, class Op>
-  __device__ static AccT reduce_tile(temp_storage& storage, InputIt input, offset_t tile, Op op) {
+  __device__ static AccT reduce_tile(temp_storage& storage, InputIt input, offset_t tile, Op op, bool vectorized) {
     AccT items[items_per_thread];
-    io::template load<true>(input, tile * tile_items, tile_items, items);
+    io::load_full(input, tile * tile_items, items, vectorized);
     return block_scan(storage).reduce(items, op);
   }
 

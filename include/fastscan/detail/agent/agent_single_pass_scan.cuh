@@ -13,6 +13,12 @@
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/segmented.cuh>
 
+#include <thrust/detail/raw_pointer_cast.h>
+#include <thrust/iterator/iterator_traits.h>
+#include <thrust/type_traits/is_contiguous_iterator.h>
+
+#include <type_traits>
+
 namespace fastscan::detail {
 
 // The tile this block scans: drawn from the call's counter, or 0 when the grid has one block (and no state).
@@ -35,9 +41,10 @@ struct agent_single_pass_scan {
     offset_t tile;
   };
 
-  template <scan_kind Kind, bool Vectorized, class InputIt, class OutputIt, class Op>
+  // vectorized: full tiles move 16-byte vectors (the host checked that input and output allow it).
+  template <scan_kind Kind, class InputIt, class OutputIt, class Op>
   __device__ static void consume_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t n, Op op,
-                                      maybe<AccT> init, tile_state<AccT> const& state) {
+                                      maybe<AccT> init, tile_state<AccT> const& state, bool vectorized) {
     const offset_t tile = draw_tile(storage.tile, state);
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
@@ -45,11 +52,9 @@ struct agent_single_pass_scan {
     const single_pass_prefix<AccT, Op, Tuning::lookback_tiles_per_lane> prefix{state, tile, !last, op, init};
     AccT items[Tuning::items_per_thread];
     if (remaining >= tile_items) {
-      if constexpr (Vectorized) io::load_vectors(input, tile_base, items);
-      else io::template load<true>(input, tile_base, tile_items, items);
+      io::load_full(input, tile_base, items, vectorized);
       block_scan(storage.scan).template scan<Kind>(items, op, prefix);
-      if constexpr (Vectorized) io::store_vectors(output, tile_base, items);
-      else io::template store<true>(output, tile_base, tile_items, items);
+      io::store_full(output, tile_base, items, vectorized);
     } else {
       const int valid = static_cast<int>(remaining);
       io::template load<false>(input, tile_base, valid, items);
@@ -86,25 +91,62 @@ struct agent_single_pass_segmented_scan {
     }
   };
 
-  // `input` yields (head, value) pairs; `output` takes them.
-  template <scan_kind Kind, class InputIt, class OutputIt, class Op>
-  __device__ static void consume_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t n, Op op,
-                                      tile_state<pair_t> const& state) {
+  // Keys and values of a full tile as 16-byte vectors (both contiguous, aligned, keys as wide as
+  // values); the key before each vector's first element is one more (cached) load.
+  template <scan_kind Kind, class Element>
+  __device__ static void load_vectors(Element const& element, offset_t tile_base, AccT (&values)[items_per_thread],
+                                      unsigned& heads) {
+    using key_t = std::remove_cv_t<thrust::detail::it_value_t<decltype(element.keys)>>;
+    key_t keys[items_per_thread];
+    io::load_vectors(element.keys, tile_base, keys);
+    io::load_vectors(element.values, tile_base, values);
+    const key_t* key_memory = thrust::raw_pointer_cast(&*element.keys);
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      const offset_t i = tile_base + io::element(k);
+      const bool head = k % Tuning::vector == 0 ? i == 0 || !element.pred(key_memory[i - 1], keys[k])
+                                                : !element.pred(keys[k - 1], keys[k]);
+      if (Kind == scan_kind::exclusive && head) values[k] = static_cast<AccT>(element.op(element.init, values[k]));
+      heads |= static_cast<unsigned>(head) << k;
+    }
+  }
+
+  // Whether keys, values and results can be vectors at all (their types); the host checks alignment.
+  template <class Element, class Output>
+  static constexpr bool vectors_possible() {
+    using keys_t = decltype(Element::keys);
+    if constexpr (Tuning::vector > 1 && (std::is_pointer_v<keys_t> || thrust::is_contiguous_iterator_v<keys_t>)) {
+      return sizeof(thrust::detail::it_value_t<keys_t>) == sizeof(AccT) &&
+             is_contiguous_of<decltype(Element::values), AccT> && is_contiguous_of<decltype(Output::output), AccT>;
+    } else {
+      return false;
+    }
+  }
+
+  // A scan by key: `element` gives element i as a (head, value) pair (by_key_element), `output` writes
+  // scanned pairs (by_key_output). vectorized: full tiles move 16-byte vectors of keys, values, results.
+  template <scan_kind Kind, class Element, class Output, class Op>
+  __device__ static void consume_tile(temp_storage& storage, Element const& element, Output const& output, offset_t n,
+                                      Op op, tile_state<pair_t> const& state, bool vectorized) {
+    constexpr bool Vectorized = vectors_possible<Element, Output>();
     const offset_t tile = draw_tile(storage.tile, state);
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
     const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
     using pair_prefix_t = single_pass_prefix<pair_t, segmented_op<Op>, Tuning::lookback_tiles_per_lane>;
     const pair_prefix_t prefix{state, tile, remaining > tile_items, segmented_op<Op>{op}, none<pair_t>()};
-    // Pairs are split as they load (no array of pairs held besides the values and flags).
     AccT values[items_per_thread];
     unsigned heads = 0;  // bit k: item k starts a segment
+    if (Vectorized && vectorized && valid == tile_items) {
+      if constexpr (Vectorized) load_vectors<Kind>(element, tile_base, values, heads);
+    } else {
 #pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      const int e = io::element(k);
-      const pair_t item = input[tile_base + (e < valid ? e : valid - 1)];
-      values[k] = item.value;
-      heads |= static_cast<unsigned>(item.head) << k;
+      for (int k = 0; k < items_per_thread; ++k) {
+        const int e = io::element(k);
+        const pair_t item = element(tile_base + (e < valid ? e : valid - 1));
+        values[k] = item.value;
+        heads |= static_cast<unsigned>(item.head) << k;
+      }
     }
     if (__syncthreads_or(heads != 0)) {
       block_segmented_scan(storage.scan.segmented).template scan<Kind>(values, heads, op, prefix);
@@ -112,10 +154,22 @@ struct agent_single_pass_segmented_scan {
       // Wholly inside one segment: the faster unsegmented scan gives the same values.
       block_scan(storage.scan.plain).template scan<Kind>(values, op, value_prefix<pair_prefix_t>{prefix});
     }
+    if (Vectorized && vectorized && valid == tile_items) {
+      if constexpr (Vectorized) {
+        // An exclusive scan by key writes the init at every head.
+        if constexpr (Kind == scan_kind::exclusive) {
 #pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      const int e = io::element(k);
-      if (e < valid) output[tile_base + e] = pair_t{values[k], ((heads >> k) & 1u) != 0};
+          for (int k = 0; k < items_per_thread; ++k)
+            if ((heads >> k) & 1u) values[k] = element.init;
+        }
+        io::store_vectors(output.output, tile_base, values);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < items_per_thread; ++k) {
+        const int e = io::element(k);
+        if (e < valid) output[tile_base + e] = pair_t{values[k], ((heads >> k) & 1u) != 0};
+      }
     }
   }
 };

@@ -69,6 +69,24 @@ struct tile_io {
     }
   }
 
+  // A full tile: as vectors where `vectorized` (the host checked vector_access_possible), else element
+  // by element. One kernel serves both, so aligned and misaligned calls share an instantiation.
+  template <class InputIt, class T>
+  __device__ static void load_full(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread], bool vectorized) {
+    if constexpr (Vector > 1 && is_contiguous_of<InputIt, T>) {
+      if (vectorized) return load_vectors(input, tile_base, items);
+    }
+    load<true>(input, tile_base, tile_items, items);
+  }
+
+  template <class OutputIt, class T>
+  __device__ static void store_full(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread], bool vectorized) {
+    if constexpr (Vector > 1 && is_contiguous_of<OutputIt, T>) {
+      if (vectorized) return store_vectors(output, tile_base, items);
+    }
+    store<true>(output, tile_base, tile_items, items);
+  }
+
   // A full tile of contiguous, 16-byte aligned memory: one 16-byte load per vector, all issued
   // before the first is used.
   template <class InputIt, class T>

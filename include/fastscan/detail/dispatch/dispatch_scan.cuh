@@ -57,12 +57,15 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
   if (num_tiles == 0) return cudaSuccess;
   if (num_tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;  // beyond the grid's x dimension
   const unsigned grid = static_cast<unsigned>(num_tiles);
+  // 16-byte vectors for full tiles where input and output allow them (tile_io.cuh).
+  const bool input_vectors = vector_access_possible<AccT, tuning::vector>(input);
+  const bool vectorized = input_vectors && vector_access_possible<AccT, tuning::vector>(output);
 
   if (num_tiles == 1) {
     if (arena.measuring()) return cudaSuccess;
     scan_tiles_kernel<tuning, Kind, AccT><<<1, threads, 0, stream>>>(input, output, static_cast<AccT*>(nullptr), n, op,
                                                                      tile_prefixes<AccT>{nullptr, init},
-                                                                     static_cast<AccT*>(nullptr));
+                                                                     static_cast<AccT*>(nullptr), vectorized);
     return cudaGetLastError();
   }
 
@@ -72,21 +75,22 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
 
   if constexpr (tuning::strategy == multi_block::reduce_then_scan) {
     if (!arena.measuring()) {
-      reduce_tiles_kernel<tuning, AccT><<<grid - 1, threads, 0, stream>>>(input, totals, op);
+      reduce_tiles_kernel<tuning, AccT><<<grid - 1, threads, 0, stream>>>(input, totals, op, input_vectors);
       FASTSCAN_CUDA_TRY(cudaGetLastError());
     }
     FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,
                                                                             init, stream)));
     if (arena.measuring()) return cudaSuccess;
     scan_tiles_kernel<tuning, Kind, AccT><<<grid, threads, 0, stream>>>(input, output, static_cast<AccT*>(nullptr), n,
-                                                                        op, prefixes, static_cast<AccT*>(nullptr));
+                                                                        op, prefixes, static_cast<AccT*>(nullptr),
+                                                                        vectorized);
     return cudaGetLastError();
   } else {
     AccT* local = output_as_accumulator_storage<AccT>(output);
     if (local == nullptr) local = arena.allocate<AccT>(static_cast<std::size_t>(n));
     if (!arena.measuring()) {
       scan_tiles_kernel<tuning, Kind, AccT><<<grid, threads, 0, stream>>>(
-          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals);
+          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals, vectorized);
       FASTSCAN_CUDA_TRY(cudaGetLastError());
     }
     FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,

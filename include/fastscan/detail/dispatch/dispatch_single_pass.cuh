@@ -58,30 +58,30 @@ cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt outp
   const bool vectorized = vector_access_possible<AccT, tuning::vector>(input) &&
                           vector_access_possible<AccT, tuning::vector>(output);
   return with_tile_state<AccT>(arena, tiles, stream, [&](tile_state<AccT> const& state) {
-    if constexpr (tuning::vector > 1 && is_contiguous_of<InputIt, AccT> && is_contiguous_of<OutputIt, AccT>) {
-      if (vectorized) {
-        single_pass_scan_kernel<tuning, Kind, true, AccT>
-            <<<grid, tuning::threads, 0, stream>>>(input, output, n, op, init, state);
-        return cudaGetLastError();
-      }
-    }
-    single_pass_scan_kernel<tuning, Kind, false, AccT>
-        <<<grid, tuning::threads, 0, stream>>>(input, output, n, op, init, state);
+    single_pass_scan_kernel<tuning, Kind, AccT>
+        <<<grid, tuning::threads, 0, stream>>>(input, output, n, op, init, state, vectorized);
     return cudaGetLastError();
   });
 }
 
-// Matrix scan by key in one pass: `input` yields (head, value) pairs; `output` takes them.
-template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
-cudaError_t dispatch_single_pass_segmented(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
-                                           cudaStream_t stream) {
+// Matrix scan by key in one pass: `element` gives element i as a (head, value) pair (by_key_element),
+// `output` writes the scanned pairs (by_key_output). Keys, values and results move as 16-byte vectors
+// when all three are aligned contiguous memory and keys are as wide as the accumulator.
+template <class Algorithm, scan_kind Kind, class AccT, class Element, class Output, class Op>
+cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& element, Output const& output,
+                                           offset_t n, Op op, cudaStream_t stream) {
   using tuning = typename Algorithm::template tuning<AccT>;
+  using key_t = std::remove_cv_t<std::remove_reference_t<decltype(element.keys[0])>>;
   const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   const unsigned grid = static_cast<unsigned>(tiles);
+  const bool vectorized = sizeof(key_t) == sizeof(AccT) && vector_access_possible<key_t, tuning::vector>(element.keys) &&
+                          vector_access_possible<AccT, tuning::vector>(element.values) &&
+                          vector_access_possible<AccT, tuning::vector>(output.output);
   return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, [&](auto const& state) {
-    single_pass_segmented_scan_kernel<tuning, Kind, AccT><<<grid, tuning::threads, 0, stream>>>(input, output, n, op, state);
+    single_pass_segmented_scan_kernel<tuning, Kind, AccT>
+        <<<grid, tuning::threads, 0, stream>>>(element, output, n, op, state, vectorized);
     return cudaGetLastError();
   });
 }

@@ -7,10 +7,11 @@ namespace fastscan::detail {
 
 // Reduce-then-scan, phase 1: tile_totals[b] = reduction of full tile b.
 template <class Tuning, class AccT, class InputIt, class Op>
-__global__ void __launch_bounds__(Tuning::threads) reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op) {
+__global__ void __launch_bounds__(Tuning::threads)
+    reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op, bool vectorized) {
   using agent = agent_scan<Tuning, AccT>;
   __shared__ typename agent::temp_storage storage;
-  const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op);
+  const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op, vectorized);
   if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
 
@@ -19,12 +20,12 @@ __global__ void __launch_bounds__(Tuning::threads) reduce_tiles_kernel(InputIt i
 template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
     scan_tiles_kernel(InputIt input, OutputIt output, AccT* intermediate, offset_t n, Op op,
-                      tile_prefixes<AccT> prefixes, AccT* tile_totals) {
+                      tile_prefixes<AccT> prefixes, AccT* tile_totals, bool vectorized) {
   using agent = agent_scan<Tuning, AccT>;
   __shared__ typename agent::temp_storage storage;
   const offset_t tile = blockIdx.x;
   const AccT total = agent::template scan_tile<Kind>(storage, input, output, intermediate, n, tile, op,
-                                                     prefixes.for_tile(tile));
+                                                     prefixes.for_tile(tile), vectorized);
   // The last tile's total is never needed (nothing follows it), and it may be a partial tile.
   if (tile_totals != nullptr && threadIdx.x == 0 && tile + 1 < gridDim.x) tile_totals[tile] = total;
 }

@@ -32,7 +32,7 @@ OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt ke
         using tuning = typename Algorithm::template tuning<AccT>;
         if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel &&
                       tuning::strategy == multi_block::single_pass) {
-          return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
+          return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
         } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
           return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
         } else {
