@@ -90,14 +90,18 @@ def main():
     tree = ("tree (blelloch)", "blelloch")
     relative_plot(runs, f"{args.out}/fig6_forward.png", "Forward exclusive scan, float (paper Fig. 6)",
                   [("tree (blelloch)", "exclusive", "blelloch"), ("CUB", "exclusive", "cub"),
-                   ("memcpy", "exclusive", "memcpy")], ("exclusive", "matrix", "matrix"))
+                   ("memcpy", "exclusive", "memcpy"), ("matrix reduce-then-scan", "exclusive", "matrix_deterministic")],
+                  ("exclusive", "matrix", "matrix"))
     relative_plot(runs, f"{args.out}/fig7_backward.png", "Backward exclusive scan, float (paper Fig. 7)",
                   [("tree (blelloch)", "exclusive_backward", "blelloch"), ("CUB", "exclusive_backward", "cub"),
-                   ("memcpy", "exclusive_backward", "memcpy")], ("exclusive_backward", "matrix", "matrix"))
+                   ("memcpy", "exclusive_backward", "memcpy"),
+                   ("matrix reduce-then-scan", "exclusive_backward", "matrix_deterministic")],
+                  ("exclusive_backward", "matrix", "matrix"))
     relative_plot(runs, f"{args.out}/fig8_ablations.png", "Matrix-scan ablations, float (paper Fig. 8)",
                   [("no padding", "ablation_exclusive", "matrix_no_padding"),
                    ("seq. column", "ablation_exclusive", "matrix_seq_column"),
-                   ("sRp", "ablation_exclusive", "matrix_srp")], ("ablation_exclusive", "matrix", "matrix"))
+                   ("sRp", "ablation_exclusive", "matrix_srp")],
+                  ("ablation_exclusive", "matrix_deterministic", "matrix (reduce-then-scan)"))
     for direction, fig in (("", 9), ("backward_", 10)):
         relative_plot(runs, f"{args.out}/fig{fig}_segmented_{direction or 'forward_'}".rstrip("_") + ".png",
                       f"Segmented {'backward' if direction else 'forward'} scan, float (paper Fig. {fig})",
@@ -112,7 +116,7 @@ def main():
     algorithms = [("F", "exclusive"), ("B", "exclusive_backward"), ("F seg b", "incl_by_key_best"),
                   ("F seg w", "incl_by_key_worst"), ("B seg b", "incl_by_key_backward_best"),
                   ("B seg w", "incl_by_key_backward_worst")]
-    contenders = ["memcpy", "cub", "matrix", "blelloch"]
+    contenders = ["memcpy", "cub", "matrix", "matrix_deterministic", "blelloch"]
     fig, ax = plt.subplots(figsize=(9, 4.5))
     width = 0.8 / len(contenders)
     for i, c in enumerate(contenders):
@@ -133,9 +137,9 @@ def main():
     checks = [
         ("tree/matrix forward time (matrix up to 52% faster)", "exclusive", "blelloch", "exclusive", "matrix"),
         ("tree/matrix backward time (up to 59% faster)", "exclusive_backward", "blelloch", "exclusive_backward", "matrix"),
-        ("no padding/matrix time (up to 2.6x slower)", "ablation_exclusive", "matrix_no_padding", "ablation_exclusive", "matrix"),
-        ("sRp/matrix time (up to 24% slower)", "ablation_exclusive", "matrix_srp", "ablation_exclusive", "matrix"),
-        ("seq. column/matrix time (up to 4.5% slower)", "ablation_exclusive", "matrix_seq_column", "ablation_exclusive", "matrix"),
+        ("no padding/matrix time (up to 2.6x slower)", "ablation_exclusive", "matrix_no_padding", "ablation_exclusive", "matrix_deterministic"),
+        ("sRp/matrix time (up to 24% slower)", "ablation_exclusive", "matrix_srp", "ablation_exclusive", "matrix_deterministic"),
+        ("seq. column/matrix time (up to 4.5% slower)", "ablation_exclusive", "matrix_seq_column", "ablation_exclusive", "matrix_deterministic"),
         ("segmented fwd: tree-best/matrix-worst (4.35x)", "incl_by_key_best", "blelloch", "incl_by_key_worst", "matrix"),
         ("segmented fwd: tree-best/matrix-best (5.84x)", "incl_by_key_best", "blelloch", "incl_by_key_best", "matrix"),
         ("segmented bwd: tree-best/matrix-worst (7.85x)", "incl_by_key_backward_best", "blelloch", "incl_by_key_backward_worst", "matrix"),
@@ -143,6 +147,7 @@ def main():
         ("segmented fwd: matrix-worst/matrix-best (best up to 27% faster)", "incl_by_key_worst", "matrix", "incl_by_key_best", "matrix"),
         ("matrix/CUB forward time", "exclusive", "matrix", "exclusive", "cub"),
         ("matrix/CUB segmented best time", "incl_by_key_best", "matrix", "incl_by_key_best", "cub"),
+        ("matrix_deterministic/matrix forward time", "exclusive", "matrix_deterministic", "exclusive", "matrix"),
     ]
     for label, a, c, ba, bc in checks:
         stats = ratio_stats(runs, a, c, ba, bc, big)

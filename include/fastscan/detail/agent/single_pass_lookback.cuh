@@ -24,6 +24,7 @@
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/uninitialized.cuh>
+#include <fastscan/detail/warp/warp_shuffle.cuh>
 
 #include <cstdint>
 #include <cstring>
@@ -87,30 +88,6 @@ __device__ T load_cg(T const* source) {
     const volatile unsigned char* in = reinterpret_cast<const volatile unsigned char*>(source);
     for (unsigned i = 0; i < sizeof(T); ++i) result.bytes[i] = in[i];
   }
-  return result.get();
-}
-
-// Warp shuffles of any type, word by word.
-template <class T>
-__device__ T shuffle_down_any(T const& value, int delta) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned in[words], out[words];
-  std::memcpy(in, &value, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < words; ++i) out[i] = __shfl_down_sync(0xffffffffu, in[i], delta);
-  uninitialized<T> result;
-  std::memcpy(result.bytes, out, sizeof(T));
-  return result.get();
-}
-template <class T>
-__device__ T shuffle_index_any(T const& value, int source_lane) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned in[words], out[words];
-  std::memcpy(in, &value, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < words; ++i) out[i] = __shfl_sync(0xffffffffu, in[i], source_lane);
-  uninitialized<T> result;
-  std::memcpy(result.bytes, out, sizeof(T));
   return result.get();
 }
 
@@ -247,10 +224,10 @@ __device__ T look_back(tile_state<T> const& state, offset_t tile, Op const& op) 
     // Ordered reduction of lanes [0, stop].
 #pragma unroll
     for (int delta = 1; delta < 32; delta *= 2) {
-      const T farther = shuffle_down_any(value, delta);
+      const T farther = shuffle_any<shuffle_from::higher_lane>(value, delta);
       if (lane + delta <= stop) value = static_cast<T>(op(farther, value));
     }
-    const T window = shuffle_index_any(value, 0);
+    const T window = shuffle_any<shuffle_from::lane>(value, 0);
     exclusive.get() = have_exclusive ? static_cast<T>(op(window, exclusive.get())) : window;
     have_exclusive = true;
     if (prefix_lanes != 0) return exclusive.get();
