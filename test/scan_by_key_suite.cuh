@@ -117,7 +117,9 @@ void sweep_by_key(std::vector<std::size_t> const& sizes, std::vector<layout> con
 }
 
 inline std::vector<std::size_t> by_key_sizes(std::size_t tile) {
-  return capped({1, 2, tile - 1, tile, tile + 1, 3 * tile + 5, 104729, (std::size_t{1} << 20) + 1});
+  // 37 * tile and 2^20: multiples of 16 elements, so backward views take the 16-byte vector path too.
+  return capped({1, 2, tile - 1, tile, tile + 1, 3 * tile + 5, 37 * tile, 104729, std::size_t{1} << 20,
+                 (std::size_t{1} << 20) + 1});
 }
 
 auto inclusive_plus = [](auto policy, auto k0, auto k1, auto v, auto r) {
@@ -279,7 +281,11 @@ TYPED_TEST_P(by_key_suite, InPlaceValuesAreResult) {
 TYPED_TEST_P(by_key_suite, BackwardScansAllSizes) {
   scoped_stream stream;
   int round = 0;
-  for (std::size_t n : full_sizes(TypeParam::template tile<int>, 23)) {
+  // Besides the foundation sweep, multiples of 16 elements over many tiles: the 16-byte vector path.
+  auto sizes = full_sizes(TypeParam::template tile<int>, 23);
+  for (std::size_t n : capped({37 * TypeParam::template tile<int>, std::size_t{1} << 20, std::size_t{1} << 22}))
+    sizes.push_back(n);
+  for (std::size_t n : sizes) {
     SCOPED_TRACE(n);
     const auto input = random_vector<int>(n, 900 + n);
     auto d_in = to_device(input);

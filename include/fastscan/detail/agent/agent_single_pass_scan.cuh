@@ -97,16 +97,16 @@ struct agent_single_pass_segmented_scan {
   template <scan_kind Kind, class Element>
   __device__ static void load_vectors(Element const& element, offset_t tile_base, AccT (&values)[items_per_thread],
                                       unsigned& heads) {
-    using key_t = std::remove_cv_t<thrust::detail::it_value_t<decltype(element.keys)>>;
+    using key_t = key_type_of<decltype(element.keys)>;
     key_t keys[items_per_thread];
     io::load_vectors(element.keys, tile_base, keys);
     io::load_vectors(element.values, tile_base, values);
-    const key_t* key_memory = thrust::raw_pointer_cast(&*element.keys);
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
       const offset_t i = tile_base + io::element(k);
-      const bool head = k % Tuning::vector == 0 ? i == 0 || !element.pred(key_memory[i - 1], keys[k])
-                                                : !element.pred(keys[k - 1], keys[k]);
+      const bool head = k % Tuning::vector == 0
+                            ? i == 0 || !element.pred(*lowest_address<key_t>(element.keys, i - 1, 1), keys[k])
+                            : !element.pred(keys[k - 1], keys[k]);
       heads |= static_cast<unsigned>(head) << k;
     }
     // Heads first, then the values they change: the value loads need not complete before the keys'.
@@ -121,12 +121,9 @@ struct agent_single_pass_segmented_scan {
   template <class Element, class Output>
   static constexpr bool vectors_possible() {
     using keys_t = decltype(Element::keys);
-    if constexpr (Tuning::vector > 1 && (std::is_pointer_v<keys_t> || thrust::is_contiguous_iterator_v<keys_t>)) {
-      return sizeof(thrust::detail::it_value_t<keys_t>) == sizeof(AccT) &&
-             is_contiguous_of<decltype(Element::values), AccT> && is_contiguous_of<decltype(Output::output), AccT>;
-    } else {
-      return false;
-    }
+    return Tuning::vector > 1 && is_vector_memory_of<keys_t, key_type_of<keys_t>> &&
+           sizeof(key_type_of<keys_t>) == sizeof(AccT) && is_vector_memory_of<decltype(Element::values), AccT> &&
+           is_vector_memory_of<decltype(Output::output), AccT>;
   }
 
   // A scan by key: `element` gives element i as a (head, value) pair (by_key_element), `output` writes

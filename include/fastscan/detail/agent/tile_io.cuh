@@ -3,12 +3,13 @@
 // expect (striped_element in config.cuh). Shared by every agent.
 //
 // Two paths: element by element through any iterator (coalesced, since a warp's items k cover
-// contiguous spans), and 16-byte vectors for contiguous memory of the element type itself, aligned to
-// 16 bytes. The dispatch layer chooses at run time (vector_access_possible); only full tiles use
+// contiguous spans), and 16-byte vectors for memory of the element type itself, aligned to 16 bytes:
+// contiguous, or a backward view (backward.cuh) read and written in descending order. The dispatch layer chooses at run time (vector_access_possible); only full tiles use
 // vectors. The partial last tile clamps its loads to the last element, so no identity is needed to
 // fill it: positions past the end only feed results that are never stored (a scan's output at i
 // depends on 0..i only).
 
+#include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/config.cuh>
 
 #include <thrust/detail/raw_pointer_cast.h>
@@ -33,11 +34,50 @@ constexpr bool contiguous_of() {
 template <class It, class T>
 constexpr bool is_contiguous_of = contiguous_of<It, T>();
 
+template <class It>
+struct is_backward_view : std::false_type {};
+template <class U>
+struct is_backward_view<backward_pointer<U>> : std::true_type {
+  using element = std::remove_cv_t<U>;
+};
+template <class It, class T>
+constexpr bool backward_of() {
+  if constexpr (is_backward_view<It>::value) return std::is_same_v<typename is_backward_view<It>::element, T>;
+  else return false;
+}
+template <class It, class T>
+constexpr bool is_backward_of = backward_of<It, T>();
+
+// The element type of vector memory (void for other iterators).
+template <class It>
+constexpr auto key_type_probe() {
+  if constexpr (std::is_pointer_v<It> || thrust::is_contiguous_iterator_v<It>) {
+    return static_cast<std::remove_cv_t<thrust::detail::it_value_t<It>>*>(nullptr);
+  } else if constexpr (is_backward_view<It>::value) {
+    return static_cast<typename is_backward_view<It>::element*>(nullptr);
+  } else {
+    return static_cast<void*>(nullptr);
+  }
+}
+template <class It>
+using key_type_of = std::remove_pointer_t<decltype(key_type_probe<It>())>;
+
+// Memory that 16-byte vectors can serve: contiguous ascending, or a backward view (descending).
+template <class It, class T>
+constexpr bool is_vector_memory_of = is_contiguous_of<It, T> || is_backward_of<It, T>;
+
+// The lowest address of elements [first, first + count) of vector memory.
+template <class T, class It>
+__host__ __device__ const T* lowest_address(It it, offset_t first, int count) {
+  if constexpr (is_backward_of<It, T>) return it.last - first - (count - 1);
+  else return thrust::raw_pointer_cast(&*it) + first;
+}
+
 // Host side: may a tile loop over [it, it + n) use 16-byte vectors?
 template <class T, int Vector, class It>
 bool vector_access_possible(It it) {
-  if constexpr (Vector > 1 && is_contiguous_of<It, T>) {
-    return reinterpret_cast<std::uintptr_t>(thrust::raw_pointer_cast(&*it)) % 16 == 0;
+  if constexpr (Vector > 1 && is_vector_memory_of<It, T>) {
+    return reinterpret_cast<std::uintptr_t>(lowest_address<T>(it, 0, Vector)) % 16 == 0;
   } else {
     return false;
   }
@@ -73,7 +113,7 @@ struct tile_io {
   // by element. One kernel serves both, so aligned and misaligned calls share an instantiation.
   template <class InputIt, class T>
   __device__ static void load_full(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread], bool vectorized) {
-    if constexpr (Vector > 1 && is_contiguous_of<InputIt, T>) {
+    if constexpr (Vector > 1 && is_vector_memory_of<InputIt, T>) {
       if (vectorized) return load_vectors(input, tile_base, items);
     }
     load<true>(input, tile_base, tile_items, items);
@@ -81,34 +121,48 @@ struct tile_io {
 
   template <class OutputIt, class T>
   __device__ static void store_full(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread], bool vectorized) {
-    if constexpr (Vector > 1 && is_contiguous_of<OutputIt, T>) {
+    if constexpr (Vector > 1 && is_vector_memory_of<OutputIt, T>) {
       if (vectorized) return store_vectors(output, tile_base, items);
     }
     store<true>(output, tile_base, tile_items, items);
   }
 
-  // A full tile of contiguous, 16-byte aligned memory: one 16-byte load per vector, all issued
-  // before the first is used.
+  // A full tile of vector memory, 16-byte aligned: one 16-byte load per vector, all issued before the
+  // first is used. A backward view's vector holds its elements in descending order.
   template <class InputIt, class T>
   __device__ static void load_vectors(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
     static_assert(Vector * sizeof(T) == 16, "vectors are 16 bytes");
-    const uint4* vectors = reinterpret_cast<const uint4*>(thrust::raw_pointer_cast(&*input) + tile_base);
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-      const uint4 raw = vectors[j * Threads + threadIdx.x];
-      std::memcpy(&items[j * Vector], &raw, sizeof(raw));
+      const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
+      const uint4 raw = *reinterpret_cast<const uint4*>(lowest_address<T>(input, first, Vector));
+      if constexpr (is_backward_of<InputIt, T>) {
+        T reversed[Vector];
+        std::memcpy(reversed, &raw, sizeof(raw));
+#pragma unroll
+        for (int i = 0; i < Vector; ++i) items[j * Vector + i] = reversed[Vector - 1 - i];
+      } else {
+        std::memcpy(&items[j * Vector], &raw, sizeof(raw));
+      }
     }
   }
 
   template <class OutputIt, class T>
   __device__ static void store_vectors(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread]) {
     static_assert(Vector * sizeof(T) == 16, "vectors are 16 bytes");
-    uint4* vectors = reinterpret_cast<uint4*>(thrust::raw_pointer_cast(&*output) + tile_base);
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+      const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
       uint4 raw;
-      std::memcpy(&raw, &items[j * Vector], sizeof(raw));
-      vectors[j * Threads + threadIdx.x] = raw;
+      if constexpr (is_backward_of<OutputIt, T>) {
+        T reversed[Vector];
+#pragma unroll
+        for (int i = 0; i < Vector; ++i) reversed[Vector - 1 - i] = items[j * Vector + i];
+        std::memcpy(&raw, reversed, sizeof(raw));
+      } else {
+        std::memcpy(&raw, &items[j * Vector], sizeof(raw));
+      }
+      *reinterpret_cast<uint4*>(const_cast<T*>(lowest_address<T>(output, first, Vector))) = raw;
     }
   }
 };

@@ -71,12 +71,13 @@ template <class Algorithm, scan_kind Kind, class AccT, class Element, class Outp
 cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& element, Output const& output,
                                            offset_t n, Op op, cudaStream_t stream) {
   using tuning = typename Algorithm::template tuning<AccT>;
-  using key_t = std::remove_cv_t<std::remove_reference_t<decltype(element.keys[0])>>;
+  using key_t = key_type_of<decltype(element.keys)>;
   const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   const unsigned grid = static_cast<unsigned>(tiles);
-  const bool vectorized = sizeof(key_t) == sizeof(AccT) && vector_access_possible<key_t, tuning::vector>(element.keys) &&
+  // The kernel also needs keys as wide as values (a compile-time check there).
+  const bool vectorized = vector_access_possible<key_t, tuning::vector>(element.keys) &&
                           vector_access_possible<AccT, tuning::vector>(element.values) &&
                           vector_access_possible<AccT, tuning::vector>(output.output);
   return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, [&](auto const& state) {
