@@ -131,7 +131,7 @@ struct agent_single_pass_segmented_scan {
   template <scan_kind Kind, class Element, class Output, class Op>
   __device__ static void consume_tile(temp_storage& storage, Element const& element, Output const& output, offset_t n,
                                       Op op, tile_state<pair_t> const& state, bool vectorized) {
-    constexpr bool Vectorized = vectors_possible<Element, Output>();
+    constexpr bool types_allow_vectors = vectors_possible<Element, Output>();
     const offset_t tile = draw_tile(storage.tile, state);
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
@@ -140,8 +140,8 @@ struct agent_single_pass_segmented_scan {
     const pair_prefix_t prefix{state, tile, remaining > tile_items, segmented_op<Op>{op}, none<pair_t>()};
     AccT values[items_per_thread];
     unsigned heads = 0;  // bit k: item k starts a segment
-    if (Vectorized && vectorized && valid == tile_items) {
-      if constexpr (Vectorized) load_vectors<Kind>(element, tile_base, values, heads);
+    if (types_allow_vectors && vectorized && valid == tile_items) {
+      if constexpr (types_allow_vectors) load_vectors<Kind>(element, tile_base, values, heads);
     } else {
 #pragma unroll
       for (int k = 0; k < items_per_thread; ++k) {
@@ -157,8 +157,8 @@ struct agent_single_pass_segmented_scan {
       // Wholly inside one segment: the faster unsegmented scan gives the same values.
       block_scan(storage.scan.plain).template scan<Kind>(values, op, value_prefix<pair_prefix_t>{prefix});
     }
-    if (Vectorized && vectorized && valid == tile_items) {
-      if constexpr (Vectorized) {
+    if (types_allow_vectors && vectorized && valid == tile_items) {
+      if constexpr (types_allow_vectors) {
         // An exclusive scan by key writes the init at every head.
         if constexpr (Kind == scan_kind::exclusive) {
 #pragma unroll
