@@ -29,7 +29,12 @@ for a in matrix blelloch hillis_steele; do
   run memcheck "memcheck_by_key_$a" "scan_by_key_${a}_test" '*EveryLayout*:*NonCommutative*:*InPlace*' &
 done
 wait
+# Large elements (dynamic shared memory, block storage in global memory), narrow and vector types.
+run memcheck memcheck_compat_large compat_large_types_test '*' &
+run memcheck memcheck_compat_types compat_types_test '*NarrowTypes*:*SixteenByte*' &
+wait
 export FASTSCAN_TEST_MAX_N=262144
+run racecheck racecheck_compat_large compat_large_types_test '*/matrix.*' &
 for a in matrix blelloch hillis_steele; do
   run racecheck "racecheck_$a" "scan_${a}_test" '*ExclusiveScanInit*:*Int8*:*Affine3d*' &
 done

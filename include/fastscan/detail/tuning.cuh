@@ -52,6 +52,19 @@ constexpr int scaled_items_per_thread(int nominal) {
   return power;
 }
 
+// Threads per block for element type T: `nominal`, halved (down to one warp) while a tile would take
+// more bytes than `tile_bytes`, the algorithm's nominal tile of 4-byte elements. Items per thread
+// shrink with the element first; once they are down to one, large elements shrink the block, so its
+// shared memory stays that of the nominal tile up to a few hundred bytes an element (beyond that,
+// kernels/block_storage.cuh places a block's storage elsewhere).
+template <class T>
+constexpr int scaled_threads(int nominal, int items_per_thread, long long tile_bytes) {
+  int threads = nominal;
+  while (threads > 32 && static_cast<long long>(threads) * items_per_thread * static_cast<long long>(sizeof(T)) > tile_bytes)
+    threads /= 2;
+  return threads;
+}
+
 // Matrix row length W (items per thread): 128 bytes a thread (32 four-byte or 16 eight-byte elements:
 // the best of the block shapes measured on an H100, bench/PERFORMANCE.md), at least one element and at
 // most 32 (a row's head flags fill one word), whole 16-byte vectors where the element allows them.
@@ -76,14 +89,14 @@ struct matrix_algorithm {
 
   template <class T>
   struct tuning {
-    static constexpr int threads = Threads;
     static constexpr int items_per_thread = matrix_items_per_thread<T, ThreadBytes>();
+    static constexpr int threads = scaled_threads<T>(Threads, items_per_thread, Threads * ThreadBytes);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = vector_for<T, items_per_thread>();
     static constexpr int rows = threads;
     static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
-    static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / Threads : 1;
-    static constexpr int segmented_min_blocks_per_sm = sizeof(T) <= 8 ? 640 / Threads : 1;  // keys need registers too
+    static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;
+    static constexpr int segmented_min_blocks_per_sm = sizeof(T) <= 8 ? 640 / threads : 1;  // keys need registers too
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
     using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
@@ -101,8 +114,8 @@ struct blelloch_algorithm {
 
   template <class T>
   struct tuning {
-    static constexpr int threads = 256;
     static constexpr int items_per_thread = scaled_items_per_thread<T>(8);
+    static constexpr int threads = scaled_threads<T>(256, items_per_thread, 256 * 8 * 4);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;  // the conflict-free offsets assume plain striping
     static constexpr int lookback_tiles_per_lane = 1;
@@ -121,8 +134,8 @@ struct hillis_steele_algorithm {
 
   template <class T>
   struct tuning {
-    static constexpr int threads = 256;
     static constexpr int items_per_thread = scaled_items_per_thread<T>(4);
+    static constexpr int threads = scaled_threads<T>(256, items_per_thread, 256 * 4 * 4);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;
     static constexpr int lookback_tiles_per_lane = 1;

@@ -121,9 +121,13 @@ struct agent_single_pass_segmented_scan {
   template <class Element, class Output>
   static constexpr bool vectors_possible() {
     using keys_t = decltype(Element::keys);
-    return Tuning::vector > 1 && is_vector_memory_of<keys_t, key_type_of<keys_t>> &&
-           sizeof(key_type_of<keys_t>) == sizeof(AccT) && is_vector_memory_of<decltype(Element::values), AccT> &&
-           is_vector_memory_of<decltype(Output::output), AccT>;
+    using key_t = key_type_of<keys_t>;
+    if constexpr (std::is_void_v<key_t>) {  // keys from a fancy iterator
+      return false;
+    } else {
+      return Tuning::vector > 1 && is_vector_memory_of<keys_t, key_t> && sizeof(key_t) == sizeof(AccT) &&
+             is_vector_memory_of<decltype(Element::values), AccT> && is_vector_memory_of<decltype(Output::output), AccT>;
+    }
   }
 
   // A scan by key: `element` gives element i as a (head, value) pair (by_key_element), `output` writes

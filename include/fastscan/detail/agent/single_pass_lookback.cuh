@@ -68,7 +68,7 @@ __device__ void store_cg(T* target, T const& value) {
   if constexpr (sizeof(T) % 4 == 0 && alignof(T) % 4 == 0) {
     unsigned words[sizeof(T) / 4];
     std::memcpy(words, &value, sizeof(T));
-#pragma unroll
+#pragma unroll 32
     for (unsigned i = 0; i < sizeof(T) / 4; ++i) __stcg(reinterpret_cast<unsigned*>(target) + i, words[i]);
   } else {
     const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&value);
@@ -81,7 +81,7 @@ __device__ T load_cg(T const* source) {
   uninitialized<T> result;
   if constexpr (sizeof(T) % 4 == 0 && alignof(T) % 4 == 0) {
     unsigned words[sizeof(T) / 4];
-#pragma unroll
+#pragma unroll 32
     for (unsigned i = 0; i < sizeof(T) / 4; ++i) words[i] = __ldcg(reinterpret_cast<const unsigned*>(source) + i);
     std::memcpy(result.bytes, words, sizeof(T));
   } else {

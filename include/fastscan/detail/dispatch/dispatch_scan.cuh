@@ -6,6 +6,7 @@
 // pass that only measures (temp_arena.cuh), so the caller allocates once from the policy's allocator.
 
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/kernels/kernel_scan.cuh>
@@ -52,6 +53,7 @@ template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class Outp
 cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
                                 maybe<AccT> init, cudaStream_t stream) {
   using tuning = typename Algorithm::template tuning<AccT>;
+  using block_storage_t = typename agent_scan<tuning, AccT>::temp_storage;
   constexpr int threads = tuning::threads;
   const offset_t num_tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
   if (num_tiles == 0) return cudaSuccess;
@@ -60,12 +62,15 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
   // 16-byte vectors for full tiles where input and output allow them (tile_io.cuh).
   const bool input_vectors = vector_access_possible<AccT, tuning::vector>(input);
   const bool vectorized = input_vectors && vector_access_possible<AccT, tuning::vector>(output);
+  const auto scan_kernel = scan_tiles_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
+  block_storage_launch scan_storage;
+  FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, scan_kernel, num_tiles, scan_storage));
 
   if (num_tiles == 1) {
     if (arena.measuring()) return cudaSuccess;
-    scan_tiles_kernel<tuning, Kind, AccT><<<1, threads, 0, stream>>>(input, output, static_cast<AccT*>(nullptr), n, op,
-                                                                     tile_prefixes<AccT>{nullptr, init},
-                                                                     static_cast<AccT*>(nullptr), vectorized);
+    scan_kernel<<<1, threads, scan_storage.dynamic_shared_bytes, stream>>>(
+        input, output, static_cast<AccT*>(nullptr), n, op, tile_prefixes<AccT>{nullptr, init},
+        static_cast<AccT*>(nullptr), vectorized, scan_storage.place);
     return cudaGetLastError();
   }
 
@@ -74,23 +79,27 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
   const tile_prefixes<AccT> prefixes{totals, init};
 
   if constexpr (tuning::strategy == multi_block::reduce_then_scan) {
+    const auto reduce_kernel = reduce_tiles_kernel<tuning, AccT, InputIt, Op>;
+    block_storage_launch reduce_storage;
+    FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, reduce_kernel, num_tiles - 1, reduce_storage));
     if (!arena.measuring()) {
-      reduce_tiles_kernel<tuning, AccT><<<grid - 1, threads, 0, stream>>>(input, totals, op, input_vectors);
+      reduce_kernel<<<grid - 1, threads, reduce_storage.dynamic_shared_bytes, stream>>>(input, totals, op, input_vectors,
+                                                                                       reduce_storage.place);
       FASTSCAN_CUDA_TRY(cudaGetLastError());
     }
     FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,
                                                                             init, stream)));
     if (arena.measuring()) return cudaSuccess;
-    scan_tiles_kernel<tuning, Kind, AccT><<<grid, threads, 0, stream>>>(input, output, static_cast<AccT*>(nullptr), n,
-                                                                        op, prefixes, static_cast<AccT*>(nullptr),
-                                                                        vectorized);
+    scan_kernel<<<grid, threads, scan_storage.dynamic_shared_bytes, stream>>>(
+        input, output, static_cast<AccT*>(nullptr), n, op, prefixes, static_cast<AccT*>(nullptr), vectorized,
+        scan_storage.place);
     return cudaGetLastError();
   } else {
     AccT* local = output_as_accumulator_storage<AccT>(output);
     if (local == nullptr) local = arena.allocate<AccT>(static_cast<std::size_t>(n));
     if (!arena.measuring()) {
-      scan_tiles_kernel<tuning, Kind, AccT><<<grid, threads, 0, stream>>>(
-          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals, vectorized);
+      scan_kernel<<<grid, threads, scan_storage.dynamic_shared_bytes, stream>>>(
+          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals, vectorized, scan_storage.place);
       FASTSCAN_CUDA_TRY(cudaGetLastError());
     }
     FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,
@@ -120,19 +129,28 @@ cudaError_t dispatch_segmented_scan(temp_arena& arena, InputIt input, OutputIt o
   if (num_tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   const unsigned grid = static_cast<unsigned>(num_tiles);
 
+  using block_storage_t = typename agent_segmented_scan<tuning, AccT>::temp_storage;
+  const auto tiles_kernel = segmented_scan_tiles_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
+  block_storage_launch tiles_storage;
+  FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, tiles_kernel, num_tiles, tiles_storage));
   pair_t* totals = num_tiles > 1 ? arena.allocate<pair_t>(static_cast<std::size_t>(num_tiles - 1)) : nullptr;
   int* first_segment_lengths = arena.allocate<int>(static_cast<std::size_t>(num_tiles));
   if (!arena.measuring()) {
-    segmented_scan_tiles_kernel<tuning, Kind, AccT>
-        <<<grid, threads, 0, stream>>>(input, output, n, op, totals, first_segment_lengths);
+    tiles_kernel<<<grid, threads, tiles_storage.dynamic_shared_bytes, stream>>>(input, output, n, op, totals,
+                                                                                first_segment_lengths,
+                                                                                tiles_storage.place);
     FASTSCAN_CUDA_TRY(cudaGetLastError());
   }
   if (num_tiles == 1) return cudaSuccess;
   FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, pair_t>(
       arena, totals, totals, num_tiles - 1, segmented_op<Op>{op}, none<pair_t>(), stream)));
+  const auto fixup_kernel = segmented_fixup_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
+  block_storage_launch fixup_storage;
+  FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, fixup_kernel, num_tiles - 1, fixup_storage));
   if (arena.measuring()) return cudaSuccess;
-  segmented_fixup_kernel<tuning, Kind, AccT><<<grid - 1, threads, 0, stream>>>(
-      input, output, op, static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths));
+  fixup_kernel<<<grid - 1, threads, fixup_storage.dynamic_shared_bytes, stream>>>(
+      input, output, op, static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths),
+      fixup_storage.place);
   return cudaGetLastError();
 }
 

@@ -7,6 +7,7 @@
 
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_state_registry.cuh>
 #include <fastscan/detail/kernels/kernel_single_pass.cuh>
@@ -57,9 +58,13 @@ cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt outp
   const unsigned grid = static_cast<unsigned>(tiles);
   const bool vectorized = vector_access_possible<AccT, tuning::vector>(input) &&
                           vector_access_possible<AccT, tuning::vector>(output);
+  const auto kernel = single_pass_scan_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
+  block_storage_launch storage;
+  FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_scan<tuning, AccT>::temp_storage>(arena, kernel,
+                                                                                                   tiles, storage)));
   return with_tile_state<AccT>(arena, tiles, stream, [&](tile_state<AccT> const& state) {
-    single_pass_scan_kernel<tuning, Kind, AccT>
-        <<<grid, tuning::threads, 0, stream>>>(input, output, n, op, init, state, vectorized);
+    kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(input, output, n, op, init, state,
+                                                                            vectorized, storage.place);
     return cudaGetLastError();
   });
 }
@@ -80,9 +85,13 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
   const bool vectorized = vector_access_possible<key_t, tuning::vector>(element.keys) &&
                           vector_access_possible<AccT, tuning::vector>(element.values) &&
                           vector_access_possible<AccT, tuning::vector>(output.output);
+  const auto kernel = single_pass_segmented_scan_kernel<tuning, Kind, AccT, Element, Output, Op>;
+  block_storage_launch storage;
+  FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_segmented_scan<tuning, AccT>::temp_storage>(
+      arena, kernel, tiles, storage)));
   return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, [&](auto const& state) {
-    single_pass_segmented_scan_kernel<tuning, Kind, AccT>
-        <<<grid, tuning::threads, 0, stream>>>(element, output, n, op, state, vectorized);
+    kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(element, output, n, op, state, vectorized,
+                                                                            storage.place);
     return cudaGetLastError();
   });
 }

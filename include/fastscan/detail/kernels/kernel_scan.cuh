@@ -2,15 +2,16 @@
 // __global__ glue only: one tile per thread block, the work itself is in agent_scan.
 
 #include <fastscan/detail/agent/agent_scan.cuh>
+#include <fastscan/detail/kernels/block_storage.cuh>
 
 namespace fastscan::detail {
 
 // Reduce-then-scan, phase 1: tile_totals[b] = reduction of full tile b.
 template <class Tuning, class AccT, class InputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
-    reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op, bool vectorized) {
+    reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op, bool vectorized, block_storage_place place) {
   using agent = agent_scan<Tuning, AccT>;
-  __shared__ typename agent::temp_storage storage;
+  auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op, vectorized);
   if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
@@ -20,9 +21,10 @@ __global__ void __launch_bounds__(Tuning::threads)
 template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
     scan_tiles_kernel(InputIt input, OutputIt output, AccT* intermediate, offset_t n, Op op,
-                      tile_prefixes<AccT> prefixes, AccT* tile_totals, bool vectorized) {
+                      tile_prefixes<AccT> prefixes, AccT* tile_totals, bool vectorized,
+                      block_storage_place place) {
   using agent = agent_scan<Tuning, AccT>;
-  __shared__ typename agent::temp_storage storage;
+  auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const offset_t tile = blockIdx.x;
   const AccT total = agent::template scan_tile<Kind>(storage, input, output, intermediate, n, tile, op,
                                                      prefixes.for_tile(tile), vectorized);
@@ -49,9 +51,9 @@ namespace fastscan::detail {
 template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
     segmented_scan_tiles_kernel(InputIt input, OutputIt output, offset_t n, Op op, segmented_value<AccT>* tile_totals,
-                                int* first_segment_lengths) {
+                                int* first_segment_lengths, block_storage_place place) {
   using agent = agent_segmented_scan<Tuning, AccT>;
-  __shared__ typename agent::temp_storage storage;
+  auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const offset_t tile = blockIdx.x;
   const offset_t tile_base = tile * Tuning::tile_items;
   const offset_t remaining = n - tile_base;
@@ -71,9 +73,9 @@ __global__ void __launch_bounds__(Tuning::threads)
 template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
     segmented_fixup_kernel(InputIt input, OutputIt output, Op op, const segmented_value<AccT>* scanned_totals,
-                           const int* first_segment_lengths) {
+                           const int* first_segment_lengths, block_storage_place place) {
   using agent = agent_segmented_scan<Tuning, AccT>;
-  __shared__ typename agent::temp_storage storage;
+  auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const offset_t tile = static_cast<offset_t>(blockIdx.x) + 1;
   const int length = first_segment_lengths[tile];
   if (length == 0) return;

@@ -9,6 +9,7 @@
 // Host-only by design: a host/device override would compile into an empty kernel.
 
 #include <fastscan/detail/backward.cuh>
+#include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_scan.cuh>
 #include <fastscan/detail/thrust/temporary_buffer.cuh>
 #include <fastscan/execution_policy.cuh>
@@ -78,10 +79,11 @@ OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, I
   const offset_t n = checked_length<Algorithm>(first, last, what);
   auto input = native_iterator(first);
   auto output = native_iterator(result);
+  const auto scan_op = make_callable(op);
   launch(
       policy, n,
       [&](temp_arena& arena, cudaStream_t stream) {
-        return dispatch_scan<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream);
+        return dispatch_scan<Algorithm, Kind, AccT>(arena, input, output, n, scan_op, init, stream);
       },
       what);
   return result + n;

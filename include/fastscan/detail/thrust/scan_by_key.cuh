@@ -21,8 +21,9 @@ OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt ke
   auto keys = native_iterator(keys_first);
   auto native_values = native_iterator(values);
   auto output = native_iterator(result);
-  using element_t = by_key_element<Kind, AccT, decltype(keys), decltype(native_values), Pred, Op>;
-  const element_t element{keys, native_values, pred, op, init};
+  const auto scan_op = make_callable(op);
+  using element_t = by_key_element<Kind, AccT, decltype(keys), decltype(native_values), callable<Pred>, callable<Op>>;
+  const element_t element{keys, native_values, make_callable(pred), scan_op, init};
   auto input = thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0), element);
   const by_key_output<Kind, AccT, decltype(output), element_t> pair_output{output, element};
   using pair_t = segmented_value<AccT>;
@@ -32,11 +33,11 @@ OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt ke
         using tuning = typename Algorithm::template tuning<AccT>;
         if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel &&
                       tuning::strategy == multi_block::single_pass) {
-          return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
+          return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, scan_op, stream);
         } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
-          return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
+          return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, scan_op, stream);
         } else {
-          return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<Op>{op},
+          return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<callable<Op>>{scan_op},
                                                         none<pair_t>(), stream);
         }
       },

@@ -16,7 +16,8 @@ __device__ T shuffle_any(T const& value, int arg) {
   constexpr int words = (sizeof(T) + 3) / 4;
   unsigned in[words], out[words];
   std::memcpy(in, &value, sizeof(T));
-#pragma unroll
+  // Unrolled for ordinary types; a loop for huge ones (kilobyte structs), which would swamp compile time.
+#pragma unroll 32
   for (int i = 0; i < words; ++i) {
     if constexpr (From == shuffle_from::higher_lane) out[i] = __shfl_down_sync(0xffffffffu, in[i], arg);
     else out[i] = __shfl_sync(0xffffffffu, in[i], arg);
