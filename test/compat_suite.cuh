@@ -40,11 +40,12 @@ struct wide {
 };
 
 template <int Words>
-struct wide_plus {  // word-wise sum, and word 0 also picks up word 1 of the right side (order matters)
+struct wide_plus {  // words 0 and 1 compose as affine maps (order matters), the others add
   __host__ __device__ wide<Words> operator()(wide<Words> const& a, wide<Words> const& b) const {
     wide<Words> r;
-    for (int i = 0; i < Words; ++i) r.word[i] = a.word[i] + b.word[i];
-    r.word[0] = a.word[0] * 3u + b.word[1];
+    for (int i = 2; i < Words; ++i) r.word[i] = a.word[i] + b.word[i];
+    r.word[0] = b.word[0] * a.word[0];
+    r.word[1] = b.word[0] * a.word[1] + b.word[1];
     return r;
   }
 };
@@ -63,11 +64,11 @@ struct nonconst_plus {
   }
 };
 
-// Stateful and non-commutative: x -> a*x + b composed, modulo 2^32, with a scale carried in the functor.
-struct scaled_compose {
-  std::uint32_t scale;
+// Stateful and non-commutative: x -> a*x + b composed modulo the functor's 2^k (mask = 2^k - 1).
+struct masked_compose {
+  std::uint32_t mask;
   __host__ __device__ affine operator()(affine const& first, affine const& second) const {
-    return affine{second.a * first.a * scale, second.a * first.b + second.b};
+    return affine{(second.a * first.a) & mask, (second.a * first.b + second.b) & mask};
   }
 };
 
@@ -79,14 +80,17 @@ struct mixed_pair_plus {
   }
 };
 
-// A 64-bit accumulator fed 8-bit elements: (long long, int8) -> long long.
+// A 64-bit accumulator fed 8-bit elements: called (long long, int8) and (long long, long long).
 struct widen_plus {
-  __host__ __device__ long long operator()(long long a, std::int8_t b) const { return a * 3 + b; }
+  template <class A, class B>
+  __host__ __device__ long long operator()(A a, B b) const {
+    return static_cast<long long>(a) + static_cast<long long>(b);
+  }
 };
 
 struct int4_plus {
   __host__ __device__ int4 operator()(int4 a, int4 b) const {
-    return make_int4(a.x + b.x, a.y - b.y, a.z ^ b.z, a.w > b.w ? a.w : b.w);
+    return make_int4(a.x + b.x, a.y | b.y, a.z ^ b.z, a.w > b.w ? a.w : b.w);
   }
 };
 struct double2_plus {
@@ -364,7 +368,7 @@ TYPED_TEST_P(compat_types, ZipOfTuples) {
 
 TYPED_TEST_P(compat_calls, NonConstStatefulAndNonCommutativeOperators) {
   scans_of<TypeParam, int>(nonconst_plus{}, 17);
-  scans_of<TypeParam, affine>(scaled_compose{3u}, affine{5u, 9u});
+  scans_of<TypeParam, affine>(masked_compose{0xfffffu}, affine{5u, 9u});
   scans_of<TypeParam, std::uint32_t>(thrust::maximum<>{}, 0u);
   scans_of<TypeParam, double>(thrust::plus<>{}, 0.5);
 }
