@@ -1,7 +1,9 @@
 // The single-pass driver under stress: sizes at tile and look-back-window edges, thousands of
-// back-to-back calls of mixed sizes on four streams, calls from several host threads (on their own
-// streams and on one shared stream), calls after a failed call, scans captured into a CUDA graph and
-// replayed, and the tile-state tags running out. Every output element is checked.
+// back-to-back calls of mixed sizes on four streams, sizes where the grid grows past what fits on the
+// device at once (aligned, misaligned, in place), large and small calls interleaved on one stream, calls
+// from several host threads (on their own streams and on one shared stream), calls after a failed call,
+// scans captured into a CUDA graph and replayed, and the tile-state tags running out. Every output
+// element is checked.
 
 #include "common/policies.cuh"
 
@@ -55,6 +57,92 @@ TYPED_TEST(single_pass_test, LookBackWindowEdges) {
     auto d_composed = poisoned_device_vector<affine3>(n);
     thrust::inclusive_scan(TypeParam::blocking, d_maps.begin(), d_maps.end(), d_composed.begin(), compose_affine3{});
     ASSERT_TRUE(all_equal(reference_inclusive<affine3, affine3>(maps, compose_affine3{}), to_host(d_composed)));
+  }
+}
+
+// Sizes around the number of blocks that fit on the device at once (SMs x 1..8 blocks each, in tiles),
+// where the grid goes from one wave of blocks to several.
+inline std::vector<std::size_t> resident_grid_sizes(std::size_t tile) {
+  int device = 0, sms = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  std::vector<std::size_t> sizes;
+  for (std::size_t per_sm = 1; per_sm <= 8; ++per_sm) {
+    const std::size_t tiles = per_sm * static_cast<std::size_t>(sms);
+    for (std::size_t n : {tiles * tile, tiles * tile + 1, (tiles + 1) * tile - 1, (tiles + 1) * tile + tile / 2})
+      sizes.push_back(n);
+  }
+  sizes.push_back(8 * static_cast<std::size_t>(sms) * 3 * tile + 17);  // several tiles per resident block
+  return capped(sizes);
+}
+
+TYPED_TEST(single_pass_test, ResidentGridEdges) {
+  scoped_stream stream;
+  int round = 0;
+  for (std::size_t n : resident_grid_sizes(TypeParam::template tile<int>)) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto input = random_vector<int>(n, 7300 + n);
+    auto d_in = to_device(input);
+    auto d_out = poisoned_device_vector<int>(n);
+    with_policy_flavour<TypeParam>(round++, stream.get(), [&](auto policy) {
+      thrust::exclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin(), -17);
+    });
+    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(input, thrust::plus<>{}, -17), to_host(d_out)));
+    // In place, inclusive.
+    thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_in.begin(), d_in.end(), d_in.begin());
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_in)));
+    // Misaligned by one element: the element-by-element path over the same sizes.
+    if (n > 1) {
+      auto d_shifted = to_device(input);
+      auto d_shifted_out = poisoned_device_vector<int>(n);
+      thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_shifted.begin() + 1, d_shifted.end(),
+                             d_shifted_out.begin() + 1);
+      const std::vector<int> tail(input.begin() + 1, input.end());
+      auto got = to_host(d_shifted_out);
+      ASSERT_TRUE(all_equal(reference_inclusive<int, int>(tail, thrust::plus<>{}), std::vector<int>(got.begin() + 1, got.end())));
+    }
+  }
+  for (std::size_t n : resident_grid_sizes(TypeParam::template tile<double>)) {
+    SCOPED_TRACE("affine and double, n = " + std::to_string(n));
+    const auto maps = random_vector<affine>(n, 7400 + n);
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<affine>(n);
+    thrust::inclusive_scan(TypeParam::nosync.on(stream.get()), d_maps.begin(), d_maps.end(), d_composed.begin(),
+                           compose_affine{});
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_inclusive<affine, affine>(maps, compose_affine{}), to_host(d_composed)));
+    // Small integers in doubles: every association order gives the same bits.
+    std::vector<double> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<double>(static_cast<int>(splitmix64(i + n) % 201) - 100);
+    auto d_values = to_device(values);
+    auto d_sums = poisoned_device_vector<double>(n);
+    thrust::exclusive_scan(TypeParam::blocking.on(stream.get()), d_values.begin(), d_values.end(), d_sums.begin(), 0.5);
+    ASSERT_TRUE(all_equal(reference_exclusive<double, double>(values, thrust::plus<>{}, 0.5), to_host(d_sums)));
+  }
+}
+
+// Large and small calls interleaved on one stream: each call's tile numbers start where the previous
+// call's draws ended.
+TYPED_TEST(single_pass_test, LargeAndSmallCallsInterleavedOnOneStream) {
+  scoped_stream stream;
+  const std::size_t tile = TypeParam::template tile<int>;
+  const auto large_sizes = resident_grid_sizes(tile);
+  const std::size_t large = large_sizes.back();
+  const std::vector<std::size_t> shapes = {large, 1, 3 * tile + 1, large - tile / 3, 40 * tile, large / 2 + 1};
+  constexpr int calls = 24;
+  std::vector<std::vector<int>> inputs(calls);
+  std::vector<thrust::device_vector<int>> d_in(calls), d_out(calls);
+  for (int c = 0; c < calls; ++c) {
+    inputs[c] = random_vector<int>(shapes[c % shapes.size()], 7500 + c);
+    d_in[c] = to_device(inputs[c]);
+    d_out[c] = poisoned_device_vector<int>(inputs[c].size());
+  }
+  for (int c = 0; c < calls; ++c)
+    thrust::inclusive_scan(TypeParam::nosync.on(stream.get()), d_in[c].begin(), d_in[c].end(), d_out[c].begin());
+  ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+  for (int c = 0; c < calls; ++c) {
+    SCOPED_TRACE("call " + std::to_string(c) + ", n = " + std::to_string(inputs[c].size()));
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(inputs[c], thrust::plus<>{}), to_host(d_out[c])));
   }
 }
 

@@ -11,6 +11,7 @@
 // (striped_element in config.cuh: how coalesced, possibly 16-byte, loads deliver them); the carry
 // from earlier tiles comes from a prefix callback.
 
+#include <fastscan/detail/block/matrix_layout.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/uninitialized.cuh>
 #include <fastscan/detail/warp/warp_scan.cuh>
@@ -104,7 +105,7 @@ class block_scan_matrix {
  public:
   static constexpr int tile_items = Threads * ItemsPerThread;
   static constexpr int row_items = tile_items / Rows;  // W in the paper
-  static constexpr int row_stride = PadRows ? (row_items | 1) : row_items;
+  using layout = matrix_layout<T, Rows, row_items, PadRows>;
   using column_t = matrix_column<T, Rows, Column>;
 
   static_assert(Threads % 32 == 0, "threads per block must be a multiple of the warp size");
@@ -114,7 +115,7 @@ class block_scan_matrix {
   static_assert(ItemsPerThread % Vector == 0, "a thread's items must be whole vectors");
 
   struct temp_storage {
-    uninitialized_array<T, Rows * row_stride> matrix;
+    typename layout::storage matrix;
     typename column_t::temp_storage column;
   };
 
@@ -125,14 +126,14 @@ class block_scan_matrix {
   // (without the carry). With Kind == exclusive and no carry, the first element is unspecified.
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
-    store_striped(items);
+    layout::template store_striped<Threads, Vector>(s_.matrix, items);
     __syncthreads();
 
     // Step I: each row reduced sequentially by its thread.
     column_t column(s_.column);
     if (threadIdx.x < Rows) {
       T row[row_items];
-      load_row(row);
+      layout::load_row(s_.matrix, threadIdx.x, row);
       column.set_total(threadIdx.x, reduce_row(row, op));
     }
     __syncthreads();
@@ -145,25 +146,26 @@ class block_scan_matrix {
     // Step III: each row scanned sequentially from its prefix.
     if (threadIdx.x < Rows) {
       T row[row_items];
-      load_row(row);
+      layout::load_row(s_.matrix, threadIdx.x, row);
       const bool has_prefix = threadIdx.x > 0 || column.has_block_prefix();
       scan_row<Kind>(row, op, has_prefix, column.row_prefix(threadIdx.x));
+      layout::store_row(s_.matrix, threadIdx.x, row);
     }
     __syncthreads();
 
-    load_striped(items);
+    layout::template load_striped<Threads, Vector>(s_.matrix, items);
     return column.aggregate();
   }
 
   // Reduces the tile: steps I and II without the scan-back. The result is returned to every thread.
   template <class Op>
   __device__ T reduce(T (&items)[ItemsPerThread], Op op) {
-    store_striped(items);
+    layout::template store_striped<Threads, Vector>(s_.matrix, items);
     __syncthreads();
     column_t column(s_.column);
     if (threadIdx.x < Rows) {
       T row[row_items];
-      load_row(row);
+      layout::load_row(s_.matrix, threadIdx.x, row);
       column.set_total(threadIdx.x, reduce_row(row, op));
     }
     __syncthreads();
@@ -173,26 +175,6 @@ class block_scan_matrix {
   }
 
  private:
-  __device__ static int matrix_index(int element) {
-    return (element / row_items) * row_stride + element % row_items;
-  }
-
-  __device__ void store_striped(T (&items)[ItemsPerThread]) {
-#pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) s_.matrix[matrix_index(striped_element<Threads, Vector>(k, threadIdx.x))] = items[k];
-  }
-
-  __device__ void load_striped(T (&items)[ItemsPerThread]) {
-#pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) items[k] = s_.matrix[matrix_index(striped_element<Threads, Vector>(k, threadIdx.x))];
-  }
-
-  __device__ void load_row(T (&row)[row_items]) {
-    const int base = threadIdx.x * row_stride;
-#pragma unroll
-    for (int i = 0; i < row_items; ++i) row[i] = s_.matrix[base + i];
-  }
-
   template <class Op>
   __device__ static T reduce_row(T (&row)[row_items], Op op) {
     T total = row[0];
@@ -201,22 +183,27 @@ class block_scan_matrix {
     return total;
   }
 
+  // The row's scan, in place in registers.
   template <scan_kind Kind, class Op>
-  __device__ void scan_row(T (&row)[row_items], Op op, bool has_prefix, T const& prefix) {
-    const int base = threadIdx.x * row_stride;
-    T running;
-    if (has_prefix) {
-      running = op(prefix, row[0]);
-      s_.matrix[base] = Kind == scan_kind::inclusive ? running : prefix;
-    } else {
-      running = row[0];
-      s_.matrix[base] = running;
-    }
+  __device__ static void scan_row(T (&row)[row_items], Op op, bool has_prefix, T const& prefix) {
+    const T first = row[0];
+    T running = has_prefix ? static_cast<T>(op(prefix, first)) : first;
+    if constexpr (Kind == scan_kind::exclusive) {
+      // Results shift by one: each element takes the running value before it.
 #pragma unroll
-    for (int i = 1; i < row_items; ++i) {
-      if constexpr (Kind == scan_kind::exclusive) s_.matrix[base + i] = running;
-      running = op(running, row[i]);
-      if constexpr (Kind == scan_kind::inclusive) s_.matrix[base + i] = running;
+      for (int i = 1; i < row_items; ++i) {
+        const T next = op(running, row[i]);
+        row[i] = running;
+        running = next;
+      }
+      row[0] = has_prefix ? prefix : first;  // without a carry: unspecified (see scan)
+    } else {
+      row[0] = running;
+#pragma unroll
+      for (int i = 1; i < row_items; ++i) {
+        running = op(running, row[i]);
+        row[i] = running;
+      }
     }
   }
 

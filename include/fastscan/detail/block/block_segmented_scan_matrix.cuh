@@ -21,7 +21,7 @@ class block_segmented_scan_matrix {
  public:
   static constexpr int tile_items = Threads * ItemsPerThread;
   static constexpr int row_items = tile_items / Rows;
-  static constexpr int row_stride = PadRows ? (row_items | 1) : row_items;
+  using layout = matrix_layout<T, Rows, row_items, PadRows>;
   using pair_t = segmented_value<T>;
   using column_t = matrix_column<pair_t, Rows, Column>;
 
@@ -29,7 +29,7 @@ class block_segmented_scan_matrix {
   static_assert(row_items <= 32 && ItemsPerThread <= 32, "head flags are packed into 32-bit words");
 
   struct temp_storage {
-    uninitialized_array<T, Rows * row_stride> matrix;
+    typename layout::storage matrix;
     bool heads[tile_items];
     typename column_t::temp_storage column;
     int first_head;  // tile position of the first head; tile_items when there is none
@@ -44,12 +44,9 @@ class block_segmented_scan_matrix {
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ pair_t scan(T (&values)[ItemsPerThread], unsigned heads, Op op, PrefixOp&& prefix_op) {
     if (threadIdx.x == 0) s_.first_head = tile_items;
+    layout::template store_striped<Threads, Vector>(s_.matrix, values);
 #pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) {
-      const int element = striped_element<Threads, Vector>(k, threadIdx.x);
-      s_.matrix[(element / row_items) * row_stride + element % row_items] = values[k];
-      s_.heads[element] = (heads >> k) & 1u;
-    }
+    for (int k = 0; k < ItemsPerThread; ++k) s_.heads[striped_element<Threads, Vector>(k, threadIdx.x)] = (heads >> k) & 1u;
     __syncthreads();
 
     // Step I: each row scanned sequentially, restarting at its heads.
@@ -57,17 +54,14 @@ class block_segmented_scan_matrix {
     unsigned flags = 0;
 #pragma unroll
     for (int i = 0; i < row_items; ++i) flags |= static_cast<unsigned>(s_.heads[threadIdx.x * row_items + i]) << i;
-    const int base = threadIdx.x * row_stride;
     {
       T row[row_items];
-#pragma unroll
-      for (int i = 0; i < row_items; ++i) row[i] = s_.matrix[base + i];
+      layout::load_row(s_.matrix, threadIdx.x, row);
 #pragma unroll
       for (int i = 1; i < row_items; ++i)
         if (!((flags >> i) & 1u)) row[i] = op(row[i - 1], row[i]);
       // Back to shared memory until step III, so the registers are free for a look-back in step II.
-#pragma unroll
-      for (int i = 0; i < row_items; ++i) s_.matrix[base + i] = row[i];
+      layout::store_row(s_.matrix, threadIdx.x, row);
       column.set_total(threadIdx.x, pair_t{row[row_items - 1], flags != 0});
     }
     if (flags != 0) atomicMin(&s_.first_head, threadIdx.x * row_items + __ffs(flags) - 1);
@@ -80,8 +74,7 @@ class block_segmented_scan_matrix {
 
     // Step III: the row's prefix propagates only until the row's first head.
     T row[row_items];
-#pragma unroll
-    for (int i = 0; i < row_items; ++i) row[i] = s_.matrix[base + i];
+    layout::load_row(s_.matrix, threadIdx.x, row);
     const bool has_prefix = threadIdx.x > 0 || column.has_block_prefix();
     const T carry = column.row_prefix(threadIdx.x).value;
     bool in_first_segment = has_prefix;
@@ -91,18 +84,15 @@ class block_segmented_scan_matrix {
     for (int i = 0; i < row_items; ++i) {
       if ((flags >> i) & 1u) in_first_segment = false;
       const T inclusive = in_first_segment ? static_cast<T>(op(carry, row[i])) : row[i];
-      if constexpr (Kind == scan_kind::inclusive) s_.matrix[base + i] = inclusive;
-      else s_.matrix[base + i] = has_previous ? previous : inclusive;
+      if constexpr (Kind == scan_kind::inclusive) row[i] = inclusive;
+      else row[i] = has_previous ? previous : inclusive;
       previous = inclusive;
       has_previous = true;
     }
+    layout::store_row(s_.matrix, threadIdx.x, row);
     __syncthreads();
 
-#pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) {
-      const int element = striped_element<Threads, Vector>(k, threadIdx.x);
-      values[k] = s_.matrix[(element / row_items) * row_stride + element % row_items];
-    }
+    layout::template load_striped<Threads, Vector>(s_.matrix, values);
     return column.aggregate();
   }
 

@@ -38,13 +38,24 @@ inline unsigned long long& scans_dispatched() {
   return count;
 }
 
+// Throws as Thrust's CUDA backend does when `status` is an error, naming the policy, the call and the
+// step that failed. The message is built only on failure: a call's host time matters at small n.
+template <class Algorithm>
+void throw_if_failed(cudaError_t status, const char* algorithm_call, const char* step) {
+  if (status != cudaSuccess) {
+    thrust::cuda_cub::throw_on_error(status,
+                                     (std::string(Algorithm::name) + " " + algorithm_call + ": " + step).c_str());
+  }
+}
+
 // The range length, or a clear error for a range whose last precedes its first.
 template <class Algorithm, class It>
-offset_t checked_length(It first, It last, std::string const& what) {
+offset_t checked_length(It first, It last, const char* algorithm_call) {
   const auto distance = thrust::distance(first, last);
   if (distance < 0) {
     throw thrust::system_error(cudaErrorInvalidValue, thrust::cuda_category(),
-                               what + ": last precedes first (negative range length)");
+                               std::string(Algorithm::name) + " " + algorithm_call +
+                                   ": last precedes first (negative range length)");
   }
   return static_cast<offset_t>(distance);
 }
@@ -52,31 +63,29 @@ offset_t checked_length(It first, It last, std::string const& what) {
 // Plans temporary storage with a measuring pass of `dispatch(arena, stream)`, allocates it through the
 // policy (the stream-ordered pool, or the user's allocator), launches, then synchronises as the policy says.
 template <class Derived, class Algorithm, class Dispatch>
-void launch(execution_policy<Derived, Algorithm>& policy, offset_t n, Dispatch&& dispatch, std::string const& what) {
+void launch(execution_policy<Derived, Algorithm>& policy, offset_t n, Dispatch&& dispatch, const char* algorithm_call) {
   ++scans_dispatched();
   Derived& derived = static_cast<Derived&>(policy);
   const cudaStream_t stream = thrust::cuda_cub::stream(derived);
   if (n > 0) {
     temp_arena plan = temp_arena::measure();
-    thrust::cuda_cub::throw_on_error(dispatch(plan, stream), (what + ": planning temporary storage").c_str());
+    throw_if_failed<Algorithm>(dispatch(plan, stream), algorithm_call, "planning temporary storage");
     if (plan.bytes_used() == 0) {  // a single-pass scan whose tile statuses need no per-call storage
       temp_arena arena = temp_arena::over(nullptr);
-      thrust::cuda_cub::throw_on_error(dispatch(arena, stream), (what + ": launching the scan kernel").c_str());
+      throw_if_failed<Algorithm>(dispatch(arena, stream), algorithm_call, "launching the scan kernel");
     } else {
       thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
       temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
-      thrust::cuda_cub::throw_on_error(dispatch(arena, stream), (what + ": launching the scan kernels").c_str());
+      throw_if_failed<Algorithm>(dispatch(arena, stream), algorithm_call, "launching the scan kernels");
     }
   }
-  thrust::cuda_cub::throw_on_error(thrust::cuda_cub::synchronize_optional(derived),
-                                   (what + ": failed to synchronize").c_str());
+  throw_if_failed<Algorithm>(thrust::cuda_cub::synchronize_optional(derived), algorithm_call, "failed to synchronize");
 }
 
 template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
 OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Op op,
                   maybe<AccT> init, const char* algorithm_call) {
-  const std::string what = std::string(Algorithm::name) + " " + algorithm_call;
-  const offset_t n = checked_length<Algorithm>(first, last, what);
+  const offset_t n = checked_length<Algorithm>(first, last, algorithm_call);
   auto input = native_iterator(first);
   auto output = native_iterator(result);
   const auto scan_op = make_callable(op);
@@ -85,7 +94,7 @@ OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, I
       [&](temp_arena& arena, cudaStream_t stream) {
         return dispatch_scan<Algorithm, Kind, AccT>(arena, input, output, n, scan_op, init, stream);
       },
-      what);
+      algorithm_call);
   return result + n;
 }
 

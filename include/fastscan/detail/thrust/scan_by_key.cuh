@@ -16,8 +16,7 @@ template <scan_kind Kind, class AccT, class Derived, class Algorithm, class Keys
           class Pred, class Op>
 OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
                          ValuesIt values, OutputIt result, Pred pred, Op op, AccT init, const char* algorithm_call) {
-  const std::string what = std::string(Algorithm::name) + " " + algorithm_call;
-  const offset_t n = checked_length<Algorithm>(keys_first, keys_last, what);
+  const offset_t n = checked_length<Algorithm>(keys_first, keys_last, algorithm_call);
   auto keys = native_iterator(keys_first);
   auto native_values = native_iterator(values);
   auto output = native_iterator(result);
@@ -41,7 +40,7 @@ OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt ke
                                                         none<pair_t>(), stream);
         }
       },
-      what);
+      algorithm_call);
   return result + n;
 }
 
