@@ -12,7 +12,7 @@
 namespace fastscan_bench {
 
 enum class contender {
-  memcpy, cub, thrust_par, matrix, matrix_deterministic, blelloch, hillis_steele,
+  memcpy, cub, thrust_par, matrix, matrix_device_scan, matrix_deterministic, blelloch, hillis_steele,
   matrix_no_padding, matrix_seq_column, matrix_srp,
   matrix_128x96B, matrix_192x128B, matrix_256x128B,  // block-shape experiments (threads x bytes a thread)
   matrix_window128  // look-back windows of 128 tiles (four per lane)

@@ -44,6 +44,7 @@ const char* name_of(contender c) {
     case contender::cub: return "cub";
     case contender::thrust_par: return "thrust_par";
     case contender::matrix: return "matrix";
+    case contender::matrix_device_scan: return "matrix_device_scan";
     case contender::matrix_deterministic: return "matrix_deterministic";
     case contender::blelloch: return "blelloch";
     case contender::hillis_steele: return "hillis_steele";
@@ -193,9 +194,25 @@ void register_case(std::string const& algorithm, std::string const& type, std::s
 
 int main(int argc, char** argv) {
   using namespace fastscan_bench;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf(
+          "fastscan_bench [--full] [Google Benchmark flags]\n"
+          "  Compares fastscan's scans with cub::DeviceScan, thrust::cuda::par and a device memcpy on this\n"
+          "  machine's GPU, then prints a table of effective bandwidths with ratios to CUB and memcpy.\n"
+          "  --full   the matrix-scan paper's experiments over its size protocol (2^10 .. 2^30)\n"
+          "  FASTSCAN_BENCH_SHAPES=1 adds the block-shape experiments (shape_exclusive rows).\n"
+          "Google Benchmark's flags follow.\n\n");
+      benchmark::PrintDefaultHelp();
+      return 0;
+    }
+  }
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "fastscan benchmark: no CUDA device found; the comparison needs a GPU.\n");
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    std::fprintf(stderr,
+                 "fastscan benchmark: no usable GPU (%s); the comparison needs an NVIDIA GPU and its driver.\n",
+                 status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device found");
     return 1;
   }
   bool full = false;

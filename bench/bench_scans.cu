@@ -20,6 +20,17 @@ void call_policy(Policy policy, T* in, T* out, std::size_t n) {
                            thrust::make_reverse_iterator(out + n));
 }
 
+// The same calls through fastscan's CUB-shaped entry (matrix), for the column beside CUB.
+template <scan_op Op, class T>
+cudaError_t call_device_scan(void* temp, std::size_t& temp_bytes, T* in, T* out, std::size_t n, cudaStream_t stream) {
+  using scan = fastscan::device_scan<fastscan::matrix_algorithm>;
+  if constexpr (Op == scan_op::exclusive) return scan::exclusive_sum(temp, temp_bytes, in, out, n, stream);
+  else if constexpr (Op == scan_op::inclusive) return scan::inclusive_sum(temp, temp_bytes, in, out, n, stream);
+  else
+    return scan::exclusive_sum(temp, temp_bytes, thrust::make_reverse_iterator(in + n),
+                               thrust::make_reverse_iterator(out + n), n, stream);
+}
+
 template <scan_op Op, class T>
 cudaError_t call_cub(void* temp, std::size_t& temp_bytes, T* in, T* out, std::size_t n, cudaStream_t stream) {
   if constexpr (Op == scan_op::exclusive) return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream);
@@ -48,10 +59,17 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
     FASTSCAN_BENCH_CHECK(call_cub<Op>(nullptr, cub_temp_bytes, static_cast<T*>(inputs.first()), out, n, stream));
     FASTSCAN_BENCH_CHECK(cudaMalloc(&cub_temp, cub_temp_bytes));
   }
+  if (who == contender::matrix_device_scan) {
+    FASTSCAN_BENCH_CHECK(call_device_scan<Op>(nullptr, cub_temp_bytes, static_cast<T*>(inputs.first()), out, n, stream));
+    FASTSCAN_BENCH_CHECK(cudaMalloc(&cub_temp, cub_temp_bytes));
+  }
   auto run_once = [&](T* in) {
     switch (who) {
       case contender::memcpy: FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream)); break;
       case contender::cub: FASTSCAN_BENCH_CHECK(call_cub<Op>(cub_temp, cub_temp_bytes, in, out, n, stream)); break;
+      case contender::matrix_device_scan:
+        FASTSCAN_BENCH_CHECK(call_device_scan<Op>(cub_temp, cub_temp_bytes, in, out, n, stream));
+        break;
       case contender::thrust_par: call_policy<Op>(thrust::cuda::par_nosync.on(stream), in, out, n); break;
       case contender::matrix: call_policy<Op>(fastscan::matrix_nosync.on(stream), in, out, n); break;
       case contender::matrix_deterministic: call_policy<Op>(fastscan::matrix_deterministic_nosync.on(stream), in, out, n); break;
@@ -81,7 +99,8 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
 template <class T>
 void register_type(std::vector<std::size_t> const& sizes, bool full) {
   const bool with_inclusive = !full;
-  const std::vector<contender> main_contenders = sweep_contenders(full);
+  std::vector<contender> main_contenders = sweep_contenders(full);
+  if (!full) main_contenders.insert(main_contenders.begin() + 4, contender::matrix_device_scan);
   for (std::size_t n : sizes) {
     const double bytes = 2.0 * n * sizeof(T);
     register_case("exclusive", type_name<T>(), n, main_contenders, bytes, &run_scan<T, scan_op::exclusive>, layout::best);

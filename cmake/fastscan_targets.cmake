@@ -27,8 +27,13 @@ function(fastscan_add_benchmark name)
   target_link_libraries(${name} PRIVATE benchmark::benchmark)
 endfunction()
 
-# fastscan_add_example(NAME source...)
+# fastscan_add_example(NAME source...): a program that checks its own results, run as a test when
+# tests are built (exit code 77: skipped, no usable GPU).
 function(fastscan_add_example name)
   add_executable(${name} ${ARGN})
   fastscan_configure_program(${name})
+  if(FASTSCAN_BUILD_TESTS)
+    add_test(NAME example.${name} COMMAND ${name})
+    set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 77 LABELS example TIMEOUT 120)
+  endif()
 endfunction()

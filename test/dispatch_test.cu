@@ -126,5 +126,33 @@ TEST(Dispatch, PoliciesCarryStreamAndSynchronisation) {
   EXPECT_FALSE(thrust::cuda_cub::must_perform_optional_synchronization(nosync_on));
 }
 
+// Error messages name the policy as it was spelled (a reversed range fails before any CUDA call).
+template <class Policy>
+std::string negative_range_message(Policy policy) {
+  thrust::device_ptr<int> p(reinterpret_cast<int*>(0x1000));
+  try {
+    thrust::inclusive_scan(policy, p + 8, p, p);
+  } catch (thrust::system_error const& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(Dispatch, MessagesSpellThePolicy) {
+  cudaStream_t stream = reinterpret_cast<cudaStream_t>(0x1234);
+  counting_allocator allocator;
+  const auto starts_with = [](std::string const& message, std::string const& prefix) {
+    return message.rfind(prefix, 0) == 0;
+  };
+  const std::string suffix = " inclusive_scan: last precedes first";
+  EXPECT_TRUE(starts_with(negative_range_message(fastscan::matrix), "fastscan::matrix" + suffix));
+  EXPECT_TRUE(starts_with(negative_range_message(fastscan::matrix_nosync.on(stream)), "fastscan::matrix_nosync.on(stream)" + suffix));
+  EXPECT_TRUE(starts_with(negative_range_message(fastscan::blelloch(allocator).on(stream)),
+                          "fastscan::blelloch(allocator).on(stream)" + suffix));
+  EXPECT_TRUE(starts_with(negative_range_message(fastscan::hillis_steele_deterministic_nosync(allocator)),
+                          "fastscan::hillis_steele_deterministic_nosync(allocator)" + suffix));
+  EXPECT_TRUE(starts_with(negative_range_message(fastscan::matrix_deterministic), "fastscan::matrix_deterministic" + suffix));
+}
+
 }  // namespace
 }  // namespace fastscan_test

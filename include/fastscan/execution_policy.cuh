@@ -15,8 +15,12 @@
 #include <fastscan/detail/tuning.cuh>
 
 #include <thrust/detail/allocator_aware_execution_policy.h>
+#include <thrust/detail/execute_with_allocator.h>
 #include <thrust/system/cuda/detail/execution_policy.h>
 #include <thrust/system/cuda/detail/util.h>
+
+#include <string>
+#include <type_traits>
 
 namespace fastscan {
 namespace detail {
@@ -69,6 +73,21 @@ template <class Algorithm>
 using blocking_policy = typename policy_family<Algorithm, true>::policy;
 template <class Algorithm>
 using nosync_policy = typename policy_family<Algorithm, false>::policy;
+
+template <class Policy>
+struct made_with_allocator : std::false_type {};
+template <class Allocator, template <class> class Base>
+struct made_with_allocator<thrust::detail::execute_with_allocator<Allocator, Base>> : std::true_type {};
+
+// A policy as the user spelled it, for messages: "fastscan::matrix_nosync(allocator).on(stream)".
+template <class Algorithm, class Derived>
+std::string policy_spelling(Derived& policy) {
+  std::string spelling = Algorithm::name;
+  if (!thrust::cuda_cub::must_perform_optional_synchronization(policy)) spelling += "_nosync";
+  if (made_with_allocator<std::remove_cv_t<Derived>>::value) spelling += "(allocator)";
+  if (thrust::cuda_cub::stream(policy) != thrust::cuda_cub::default_stream()) spelling += ".on(stream)";
+  return spelling;
+}
 
 }  // namespace detail
 

@@ -34,7 +34,7 @@ inline bool gpu_available() {
 #define FASTSCAN_REQUIRE_GPU()                                                                         \
   do {                                                                                                \
     if (!::fastscan_test::gpu_available())                                                            \
-      GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped (it runs on the lent GPU)"; \
+      GTEST_SKIP() << "no usable GPU on this machine: GPU test skipped (run the tests on a machine with one)"; \
   } while (0)
 
 class gpu_test : public ::testing::Test {

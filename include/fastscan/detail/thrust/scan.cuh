@@ -40,21 +40,21 @@ inline unsigned long long& scans_dispatched() {
 
 // Throws as Thrust's CUDA backend does when `status` is an error, naming the policy, the call and the
 // step that failed. The message is built only on failure: a call's host time matters at small n.
-template <class Algorithm>
-void throw_if_failed(cudaError_t status, const char* algorithm_call, const char* step) {
+template <class Algorithm, class Derived>
+void throw_if_failed(cudaError_t status, Derived& policy, const char* algorithm_call, const char* step) {
   if (status != cudaSuccess) {
-    thrust::cuda_cub::throw_on_error(status,
-                                     (std::string(Algorithm::name) + " " + algorithm_call + ": " + step).c_str());
+    thrust::cuda_cub::throw_on_error(
+        status, (policy_spelling<Algorithm>(policy) + " " + algorithm_call + ": " + step).c_str());
   }
 }
 
 // The range length, or a clear error for a range whose last precedes its first.
-template <class Algorithm, class It>
-offset_t checked_length(It first, It last, const char* algorithm_call) {
+template <class Algorithm, class Derived, class It>
+offset_t checked_length(Derived& policy, It first, It last, const char* algorithm_call) {
   const auto distance = thrust::distance(first, last);
   if (distance < 0) {
     throw thrust::system_error(cudaErrorInvalidValue, thrust::cuda_category(),
-                               std::string(Algorithm::name) + " " + algorithm_call +
+                               policy_spelling<Algorithm>(policy) + " " + algorithm_call +
                                    ": last precedes first (negative range length)");
   }
   return static_cast<offset_t>(distance);
@@ -69,23 +69,23 @@ void launch(execution_policy<Derived, Algorithm>& policy, offset_t n, Dispatch&&
   const cudaStream_t stream = thrust::cuda_cub::stream(derived);
   if (n > 0) {
     temp_arena plan = temp_arena::measure();
-    throw_if_failed<Algorithm>(dispatch(plan, stream), algorithm_call, "planning temporary storage");
+    throw_if_failed<Algorithm>(dispatch(plan, stream), derived, algorithm_call, "planning temporary storage");
     if (plan.bytes_used() == 0) {  // a single-pass scan whose tile statuses need no per-call storage
       temp_arena arena = temp_arena::over(nullptr);
-      throw_if_failed<Algorithm>(dispatch(arena, stream), algorithm_call, "launching the scan kernel");
+      throw_if_failed<Algorithm>(dispatch(arena, stream), derived, algorithm_call, "launching the scan kernel");
     } else {
       thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
       temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
-      throw_if_failed<Algorithm>(dispatch(arena, stream), algorithm_call, "launching the scan kernels");
+      throw_if_failed<Algorithm>(dispatch(arena, stream), derived, algorithm_call, "launching the scan kernels");
     }
   }
-  throw_if_failed<Algorithm>(thrust::cuda_cub::synchronize_optional(derived), algorithm_call, "failed to synchronize");
+  throw_if_failed<Algorithm>(thrust::cuda_cub::synchronize_optional(derived), derived, algorithm_call, "failed to synchronize");
 }
 
 template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
 OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Op op,
                   maybe<AccT> init, const char* algorithm_call) {
-  const offset_t n = checked_length<Algorithm>(first, last, algorithm_call);
+  const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), first, last, algorithm_call);
   auto input = native_iterator(first);
   auto output = native_iterator(result);
   const auto scan_op = make_callable(op);

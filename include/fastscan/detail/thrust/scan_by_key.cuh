@@ -12,33 +12,45 @@
 
 namespace fastscan::detail {
 
+// A scan by key of `n` elements on `stream` with the algorithm's segmented strategy: the dispatch both
+// the Thrust overloads and device_scan call (the iterators are native ones, see backward.cuh).
+template <class Algorithm, scan_kind Kind, class AccT, class KeysIt, class ValuesIt, class OutputIt, class Pred,
+          class Op>
+cudaError_t dispatch_scan_by_key(temp_arena& arena, KeysIt keys, ValuesIt values, OutputIt output, offset_t n,
+                                 callable<Pred> const& pred, callable<Op> const& op, AccT const& init,
+                                 cudaStream_t stream) {
+  using element_t = by_key_element<Kind, AccT, KeysIt, ValuesIt, callable<Pred>, callable<Op>>;
+  const element_t element{keys, values, pred, op, init};
+  auto input = thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0), element);
+  const by_key_output<Kind, AccT, OutputIt, element_t> pair_output{output, element};
+  using pair_t = segmented_value<AccT>;
+  using tuning = typename Algorithm::template tuning<AccT>;
+  if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel &&
+                tuning::strategy == multi_block::single_pass) {
+    return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
+  } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
+    return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
+  } else {
+    return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<callable<Op>>{op},
+                                                  none<pair_t>(), stream);
+  }
+}
+
 template <scan_kind Kind, class AccT, class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt,
           class Pred, class Op>
 OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
                          ValuesIt values, OutputIt result, Pred pred, Op op, AccT init, const char* algorithm_call) {
-  const offset_t n = checked_length<Algorithm>(keys_first, keys_last, algorithm_call);
+  const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), keys_first, keys_last, algorithm_call);
   auto keys = native_iterator(keys_first);
   auto native_values = native_iterator(values);
   auto output = native_iterator(result);
   const auto scan_op = make_callable(op);
-  using element_t = by_key_element<Kind, AccT, decltype(keys), decltype(native_values), callable<Pred>, callable<Op>>;
-  const element_t element{keys, native_values, make_callable(pred), scan_op, init};
-  auto input = thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0), element);
-  const by_key_output<Kind, AccT, decltype(output), element_t> pair_output{output, element};
-  using pair_t = segmented_value<AccT>;
+  const auto key_pred = make_callable(pred);
   launch(
       policy, n,
       [&](temp_arena& arena, cudaStream_t stream) {
-        using tuning = typename Algorithm::template tuning<AccT>;
-        if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel &&
-                      tuning::strategy == multi_block::single_pass) {
-          return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, scan_op, stream);
-        } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
-          return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, scan_op, stream);
-        } else {
-          return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<callable<Op>>{scan_op},
-                                                        none<pair_t>(), stream);
-        }
+        return dispatch_scan_by_key<Algorithm, Kind, AccT>(arena, keys, native_values, output, n, key_pred, scan_op,
+                                                           init, stream);
       },
       algorithm_call);
   return result + n;
