@@ -51,10 +51,10 @@ const char* name_of(contender c) {
     case contender::matrix_no_padding: return "matrix_no_padding";
     case contender::matrix_seq_column: return "matrix_seq_column";
     case contender::matrix_srp: return "matrix_srp";
-    case contender::matrix_128x96B: return "matrix_128x96B";
-    case contender::matrix_192x128B: return "matrix_192x128B";
-    case contender::matrix_256x128B: return "matrix_256x128B";
-    default: return "matrix_window128";
+    case contender::matrix_160x192B: return "matrix_160x192B";
+    case contender::matrix_192x192B: return "matrix_192x192B";
+    case contender::matrix_224x192B: return "matrix_224x192B";
+    default: return "matrix_256x192B";
   }
 }
 

@@ -82,10 +82,10 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
           if (who == contender::matrix_srp) call_policy<Op>(matrix_srp_policy{}.on(stream), in, out, n);
         }
         if constexpr (with_shapes(Op, std::is_same_v<T, std::int32_t> || std::is_same_v<T, double>)) {
-          if (who == contender::matrix_128x96B) call_policy<Op>(matrix_shape_policy<128, 96>{}.on(stream), in, out, n);
-          if (who == contender::matrix_192x128B) call_policy<Op>(matrix_shape_policy<192, 128>{}.on(stream), in, out, n);
-          if (who == contender::matrix_256x128B) call_policy<Op>(matrix_shape_policy<256, 128>{}.on(stream), in, out, n);
-          if (who == contender::matrix_window128) call_policy<Op>(matrix_shape_policy<128, 128, 4>{}.on(stream), in, out, n);
+          if (who == contender::matrix_160x192B) call_policy<Op>(matrix_shape_policy<160, 192>{}.on(stream), in, out, n);
+          if (who == contender::matrix_192x192B) call_policy<Op>(matrix_shape_policy<192, 192>{}.on(stream), in, out, n);
+          if (who == contender::matrix_224x192B) call_policy<Op>(matrix_shape_policy<224, 192>{}.on(stream), in, out, n);
+          if (who == contender::matrix_256x192B) call_policy<Op>(matrix_shape_policy<256, 192>{}.on(stream), in, out, n);
         }
         break;
     }
@@ -133,11 +133,12 @@ void register_scans(std::vector<std::size_t> const& sizes, bool full) {
   // Block-shape experiments for the single-pass matrix scan, only when asked for by name
   // (--benchmark_filter=shape_): they are not part of either sweep.
   if (std::getenv("FASTSCAN_BENCH_SHAPES") != nullptr) {
-    const std::vector<contender> shapes = {contender::cub, contender::matrix, contender::matrix_128x96B,
-                                           contender::matrix_192x128B, contender::matrix_256x128B,
-                                           contender::matrix_window128};
+    const std::vector<contender> shapes = {contender::memcpy,          contender::cub,
+                                           contender::matrix,          contender::matrix_160x192B,
+                                           contender::matrix_192x192B, contender::matrix_224x192B,
+                                           contender::matrix_256x192B};
     for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{1} << 22, std::size_t{1} << 24,
-                          std::size_t{1} << 28}) {
+                          std::size_t{1} << 26, std::size_t{1} << 28}) {
       register_case("shape_exclusive", "int32", n, shapes, 2.0 * n * sizeof(std::int32_t),
                     &run_scan<std::int32_t, scan_op::exclusive>, layout::best);
       register_case("shape_exclusive", "double", n, shapes, 2.0 * n * sizeof(double),

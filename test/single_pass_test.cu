@@ -121,6 +121,26 @@ TYPED_TEST(single_pass_test, ResidentGridEdges) {
   }
 }
 
+// From 2^25 elements on, 8-byte scans take the matrix policy's large tiles (224 x 24 elements): sizes
+// around the switch and around its tiles, non-commutative, in place, with an init.
+TYPED_TEST(single_pass_test, LargeEightByteScans) {
+  constexpr std::size_t switch_n = std::size_t{1} << 25;
+  constexpr std::size_t large_tile = 224 * 24;
+  for (std::size_t n : capped({switch_n - 1, switch_n, switch_n + large_tile + 1, 7000 * large_tile - 1})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto maps = random_vector<affine>(n, 7600 + n);
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<affine>(n);
+    thrust::exclusive_scan(TypeParam::blocking, d_maps.begin(), d_maps.end(), d_composed.begin(), affine{3, 5},
+                           compose_affine{});
+    ASSERT_TRUE(all_equal(reference_exclusive<affine, affine>(maps, compose_affine{}, affine{3, 5}), to_host(d_composed)));
+    const auto values = random_vector<std::int64_t>(n, 7700 + n);
+    auto d_values = to_device(values);
+    thrust::inclusive_scan(TypeParam::blocking, d_values.begin(), d_values.end(), d_values.begin());  // in place
+    ASSERT_TRUE(all_equal(reference_inclusive<std::int64_t, std::int64_t>(values, thrust::plus<>{}), to_host(d_values)));
+  }
+}
+
 // Large and small calls interleaved on one stream: each call's tile numbers start where the previous
 // call's draws ended.
 TYPED_TEST(single_pass_test, LargeAndSmallCallsInterleavedOnOneStream) {

@@ -103,6 +103,16 @@ struct matrix_algorithm {
     using block_segmented_scan =
         block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
   };
+
+  // Single-pass scans of at least large_scan_items 8-byte elements take larger blocks holding more per
+  // thread: 224 threads x 192 bytes (24 elements; CUB's sm90 shape for 8-byte types), measured 3-4%
+  // faster from 2^26 elements on, equal at 2^24 and 7% slower at 2^20-2^22 (bench/PERFORMANCE.md).
+  static constexpr offset_t large_scan_items = offset_t{1} << 25;
+  template <class T>
+  static constexpr bool has_large_tuning =
+      sizeof(T) == 8 && Strategy == multi_block::single_pass && Threads == 128 && ThreadBytes == 128;
+  template <class T>
+  using large_tuning = typename matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>::template tuning<T>;
 };
 
 // Blelloch's tree as Harris et al. give it: 2048-element tiles of four-byte elements. Strategy:
@@ -124,6 +134,8 @@ struct blelloch_algorithm {
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_blelloch<T, threads, items_per_thread, true>;
   };
+  template <class T>
+  static constexpr bool has_large_tuning = false;
 };
 
 // Hillis-Steele: 1024-element tiles of four-byte elements (10 steps). Strategy as for Blelloch.
@@ -144,6 +156,8 @@ struct hillis_steele_algorithm {
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_hillis_steele<T, threads, items_per_thread>;
   };
+  template <class T>
+  static constexpr bool has_large_tuning = false;
 };
 
 }  // namespace fastscan::detail

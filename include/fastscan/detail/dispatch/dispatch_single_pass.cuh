@@ -48,10 +48,10 @@ cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stre
   return cudaSuccess;
 }
 
-template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
-cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
-                                 maybe<AccT> init, cudaStream_t stream) {
-  using tuning = typename Algorithm::template tuning<AccT>;
+template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_single_pass_tuned(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+                                       maybe<AccT> init, cudaStream_t stream) {
+  using tuning = Tuning;
   const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;  // beyond the grid's x dimension
@@ -67,6 +67,20 @@ cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt outp
                                                                             vectorized, storage.place);
     return cudaGetLastError();
   });
+}
+
+// The algorithm's tuning, or its tuning for large scans where it has one.
+template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+                                 maybe<AccT> init, cudaStream_t stream) {
+  if constexpr (Algorithm::template has_large_tuning<AccT>) {
+    if (n >= Algorithm::large_scan_items) {
+      return dispatch_single_pass_tuned<typename Algorithm::template large_tuning<AccT>, Kind, AccT>(
+          arena, input, output, n, op, init, stream);
+    }
+  }
+  return dispatch_single_pass_tuned<typename Algorithm::template tuning<AccT>, Kind, AccT>(arena, input, output, n,
+                                                                                           op, init, stream);
 }
 
 // Matrix scan by key in one pass: `element` gives element i as a (head, value) pair (by_key_element),
