@@ -50,9 +50,8 @@ struct device_scan {
   static cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                                     OutputIt d_out, ScanOp scan_op, InitT init_value, detail::offset_t num_items,
                                     cudaStream_t stream = nullptr) {
-    using acc_t = ::cuda::std::__accumulator_t<ScanOp, thrust::detail::it_value_t<InputIt>, InitT>;
-    return scan<detail::scan_kind::exclusive, acc_t>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
-                                                     detail::some<acc_t>(init_value), num_items, stream);
+    return scan_with_init<detail::scan_kind::exclusive>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
+                                                        init_value, num_items, stream);
   }
 
   template <class InputIt, class OutputIt>
@@ -76,9 +75,8 @@ struct device_scan {
   static cudaError_t inclusive_scan_init(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                                          OutputIt d_out, ScanOp scan_op, InitT init_value, detail::offset_t num_items,
                                          cudaStream_t stream = nullptr) {
-    using acc_t = ::cuda::std::__accumulator_t<ScanOp, thrust::detail::it_value_t<InputIt>, InitT>;
-    return scan<detail::scan_kind::inclusive, acc_t>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
-                                                     detail::some<acc_t>(init_value), num_items, stream);
+    return scan_with_init<detail::scan_kind::inclusive>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
+                                                        init_value, num_items, stream);
   }
 
   template <class KeysIt, class ValuesIt, class OutputIt, class EqualityOp = ::cuda::std::equal_to<>>
@@ -140,6 +138,16 @@ struct device_scan {
     if (num_items == 0) return cudaSuccess;
     detail::temp_arena arena = detail::temp_arena::over(d_temp_storage);
     return dispatch(arena);
+  }
+
+  // A scan with an init, accumulating as CUB does in decay(op(init, value)).
+  template <detail::scan_kind Kind, class InputIt, class OutputIt, class ScanOp, class InitT>
+  static cudaError_t scan_with_init(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                                    OutputIt d_out, ScanOp scan_op, InitT init_value, detail::offset_t num_items,
+                                    cudaStream_t stream) {
+    using acc_t = ::cuda::std::__accumulator_t<ScanOp, thrust::detail::it_value_t<InputIt>, InitT>;
+    return scan<Kind, acc_t>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, detail::some<acc_t>(init_value),
+                             num_items, stream);
   }
 
   template <detail::scan_kind Kind, class AccT, class InputIt, class OutputIt, class ScanOp>

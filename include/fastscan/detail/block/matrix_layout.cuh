@@ -35,14 +35,22 @@ struct matrix_layout {
 
   __device__ static int index(int element) { return (element / RowItems) * row_stride + element % RowItems; }
 
+  // One 16-byte vector between the matrix and `vector` consecutive registers.
+  __device__ static void load_vector(T const* at, T* items) {
+    const uint4 raw = *reinterpret_cast<const uint4*>(at);
+    std::memcpy(items, &raw, sizeof(raw));
+  }
+  __device__ static void store_vector(T* at, T const* items) {
+    uint4 raw;
+    std::memcpy(&raw, items, sizeof(raw));
+    *reinterpret_cast<uint4*>(at) = raw;
+  }
+
   __device__ static void load_row(storage& m, int row, T (&items)[RowItems]) {
     T* first = &m.slots[row * row_stride];
     if constexpr (vector_rows) {
 #pragma unroll
-      for (int v = 0; v < RowItems / vector; ++v) {
-        const uint4 raw = reinterpret_cast<const uint4*>(first)[v];
-        std::memcpy(&items[v * vector], &raw, sizeof(raw));
-      }
+      for (int v = 0; v < RowItems / vector; ++v) load_vector(first + v * vector, &items[v * vector]);
     } else {
 #pragma unroll
       for (int i = 0; i < RowItems; ++i) items[i] = first[i];
@@ -58,11 +66,8 @@ struct matrix_layout {
   __device__ static void store_striped(storage& m, T const (&items)[ItemsPerThread]) {
     if constexpr (vector_rows && Vector == vector) {
 #pragma unroll
-      for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-        uint4 raw;
-        std::memcpy(&raw, &items[j * Vector], sizeof(raw));
-        *reinterpret_cast<uint4*>(vector_at(m, j * Threads + static_cast<int>(threadIdx.x))) = raw;
-      }
+      for (int j = 0; j < ItemsPerThread / Vector; ++j)
+        store_vector(vector_at(m, j * Threads + static_cast<int>(threadIdx.x)), &items[j * Vector]);
     } else {
 #pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k)
@@ -74,10 +79,8 @@ struct matrix_layout {
   __device__ static void load_striped(storage& m, T (&items)[ItemsPerThread]) {
     if constexpr (vector_rows && Vector == vector) {
 #pragma unroll
-      for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-        const uint4 raw = *reinterpret_cast<const uint4*>(vector_at(m, j * Threads + static_cast<int>(threadIdx.x)));
-        std::memcpy(&items[j * Vector], &raw, sizeof(raw));
-      }
+      for (int j = 0; j < ItemsPerThread / Vector; ++j)
+        load_vector(vector_at(m, j * Threads + static_cast<int>(threadIdx.x)), &items[j * Vector]);
     } else {
 #pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k)
@@ -89,11 +92,7 @@ struct matrix_layout {
     T* first = &m.slots[row * row_stride];
     if constexpr (vector_rows) {
 #pragma unroll
-      for (int v = 0; v < RowItems / vector; ++v) {
-        uint4 raw;
-        std::memcpy(&raw, &items[v * vector], sizeof(raw));
-        reinterpret_cast<uint4*>(first)[v] = raw;
-      }
+      for (int v = 0; v < RowItems / vector; ++v) store_vector(first + v * vector, &items[v * vector]);
     } else {
 #pragma unroll
       for (int i = 0; i < RowItems; ++i) first[i] = items[i];
