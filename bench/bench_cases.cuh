@@ -69,5 +69,6 @@ inline std::vector<contender> sweep_contenders(bool full) {
 // Registration entry points, one per source file (compiled in parallel).
 void register_scans(std::vector<std::size_t> const& sizes, bool full);
 void register_scans_by_key(std::vector<std::size_t> const& sizes, bool full);
+void register_selects(std::vector<std::size_t> const& sizes, bool full);
 
 }  // namespace fastscan_bench

@@ -235,6 +235,7 @@ int main(int argc, char** argv) {
   }
   register_scans(sizes, full);
   register_scans_by_key(sizes, full);
+  register_selects(sizes, full);
 
   cudaDeviceProp prop{};
   FASTSCAN_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));

@@ -1,4 +1,4 @@
-// Host-only checks that need no GPU: every overridden Thrust scan call, in every arity and policy
+// Host-only checks that need no GPU: every overridden Thrust scan and compaction call, in every arity and policy
 // spelling, reaches fastscan; algorithms fastscan does not override (thrust::reduce) do not; and the
 // policies carry their stream and synchronisation behaviour as thrust::cuda::par does.
 // Empty ranges keep the calls off the device: a nosync policy then makes no CUDA call at all.
@@ -6,7 +6,9 @@
 #include "common/policies.cuh"
 
 #include <thrust/iterator/reverse_iterator.h>
+#include <thrust/copy.h>
 #include <thrust/reduce.h>
+#include <thrust/remove.h>
 #include <thrust/transform_scan.h>
 
 #include <type_traits>
@@ -29,6 +31,10 @@ static_assert(is_fastscan_policy<alloc_t>);
 static_assert(is_fastscan_policy<decltype(std::declval<alloc_t>().on(cudaStream_t{}))>);
 static_assert(is_fastscan_policy<std::remove_const_t<decltype(fastscan::blelloch_nosync)>>);
 static_assert(is_fastscan_policy<decltype(fastscan::hillis_steele_nosync.on(cudaStream_t{}))>);
+
+struct nonzero {
+  __host__ __device__ bool operator()(int x) const { return x != 0; }
+};
 
 // Calls every overridden arity on an empty range and returns how many reached fastscan.
 template <class Policy>
@@ -64,10 +70,15 @@ unsigned long long scans_reaching_fastscan(Policy policy) {
   thrust::reverse_iterator<thrust::device_ptr<int>> r(p);
   attempt([&] { thrust::exclusive_scan(policy, r, r, r); });
   attempt([&] { thrust::inclusive_scan_by_key(policy, r, r, r, r); });
+  // Stream compaction.
+  attempt([&] { thrust::copy_if(policy, p, p, p, nonzero{}); });
+  attempt([&] { thrust::copy_if(policy, p, p, p, p, nonzero{}); });
+  attempt([&] { thrust::remove_copy_if(policy, p, p, p, nonzero{}); });
+  attempt([&] { thrust::remove_copy_if(policy, p, p, p, p, nonzero{}); });
   return scans_dispatched() - before;
 }
 
-constexpr unsigned long long overridden_calls = 18;
+constexpr unsigned long long overridden_calls = 22;
 
 template <class Under>
 void check_every_spelling() {

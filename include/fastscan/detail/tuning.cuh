@@ -6,7 +6,8 @@
 // element size allows, see tile_io.cuh); the block scans take their items in that arrangement.
 // `lookback_tiles_per_lane`: the single-pass look-back reads 32 times this many tiles per round.
 // `min_blocks_per_sm`: resident blocks the single-pass kernel is compiled for (a register budget),
-// since that driver hides one block's look-back behind the others' loads.
+// since that driver hides one block's look-back behind the others' loads; `segmented_min_blocks_per_sm`
+// the same for kernels that hold more per item (scans by key, stream compaction).
 
 #include <fastscan/detail/block/block_scan_blelloch.cuh>
 #include <fastscan/detail/block/block_scan_hillis_steele.cuh>
@@ -130,6 +131,7 @@ struct blelloch_algorithm {
     static constexpr int vector = 1;  // the conflict-free offsets assume plain striping
     static constexpr int lookback_tiles_per_lane = 1;
     static constexpr int min_blocks_per_sm = 1;
+    static constexpr int segmented_min_blocks_per_sm = 1;  // kernels holding more per item (select)
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_blelloch<T, threads, items_per_thread, true>;
@@ -152,6 +154,7 @@ struct hillis_steele_algorithm {
     static constexpr int vector = 1;
     static constexpr int lookback_tiles_per_lane = 1;
     static constexpr int min_blocks_per_sm = 1;
+    static constexpr int segmented_min_blocks_per_sm = 1;  // kernels holding more per item (select)
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_hillis_steele<T, threads, items_per_thread>;
