@@ -74,6 +74,7 @@ class rotating_buffers {
   void fill_random(std::uint32_t seed);
   void* next() { return buffers_[next_++ % buffers_.size()]; }
   void* first() const { return buffers_.front(); }
+  std::vector<void*> const& all() const { return buffers_; }
 
  private:
   std::size_t bytes_;

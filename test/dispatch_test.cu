@@ -7,8 +7,10 @@
 
 #include <thrust/iterator/reverse_iterator.h>
 #include <thrust/copy.h>
+#include <thrust/partition.h>
 #include <thrust/reduce.h>
 #include <thrust/remove.h>
+#include <thrust/unique.h>
 #include <thrust/transform_scan.h>
 
 #include <type_traits>
@@ -75,10 +77,26 @@ unsigned long long scans_reaching_fastscan(Policy policy) {
   attempt([&] { thrust::copy_if(policy, p, p, p, p, nonzero{}); });
   attempt([&] { thrust::remove_copy_if(policy, p, p, p, nonzero{}); });
   attempt([&] { thrust::remove_copy_if(policy, p, p, p, p, nonzero{}); });
+  attempt([&] { thrust::remove_copy(policy, p, p, p, 0); });
+  attempt([&] { thrust::remove_if(policy, p, p, nonzero{}); });
+  attempt([&] { thrust::remove_if(policy, p, p, p, nonzero{}); });
+  attempt([&] { thrust::remove(policy, p, p, 0); });
+  attempt([&] { thrust::partition_copy(policy, p, p, p, p, nonzero{}); });
+  attempt([&] { thrust::partition_copy(policy, p, p, p, p, p, nonzero{}); });
+  attempt([&] { thrust::stable_partition_copy(policy, p, p, p, p, nonzero{}); });
+  attempt([&] { thrust::stable_partition_copy(policy, p, p, p, p, p, nonzero{}); });
+  attempt([&] { thrust::partition(policy, p, p, nonzero{}); });
+  attempt([&] { thrust::partition(policy, p, p, p, nonzero{}); });
+  attempt([&] { thrust::stable_partition(policy, p, p, nonzero{}); });
+  attempt([&] { thrust::stable_partition(policy, p, p, p, nonzero{}); });
+  attempt([&] { thrust::unique_copy(policy, p, p, p); });
+  attempt([&] { thrust::unique_copy(policy, p, p, p, thrust::equal_to<int>{}); });
+  attempt([&] { thrust::unique(policy, p, p); });
+  attempt([&] { thrust::unique(policy, p, p, thrust::equal_to<int>{}); });
   return scans_dispatched() - before;
 }
 
-constexpr unsigned long long overridden_calls = 22;
+constexpr unsigned long long overridden_calls = 38;
 
 template <class Under>
 void check_every_spelling() {

@@ -48,6 +48,11 @@ for a in matrix blelloch hillis_steele; do
   run racecheck "racecheck_by_key_$a" "scan_by_key_${a}_test" '*ExclusiveWithInitEveryLayout*:*BackwardNonCommutative*' &
 done
 wait
+# Stream compaction (the select kernel): every policy family and operation, sizes up to the cap.
+run memcheck memcheck_select select_test '*:-*BeyondFourGi*' &
+run racecheck racecheck_select select_test '*/matrix.*:*/blelloch.*:-*BeyondFourGi*:*SeveralStreams*' &
+run synccheck synccheck_select select_test '*/matrix.*:-*BeyondFourGi*' &
+wait
 # The runs went to the background, so judge them by their logs.
 for log in "$logs"/memcheck_*.log "$logs"/racecheck_*.log "$logs"/synccheck_*.log; do
   grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && grep -q "PASSED" "$log" || status=1

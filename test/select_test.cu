@@ -1,14 +1,18 @@
-// Stream compaction (copy_if with and without stencil, remove_copy_if) through every policy family,
-// against thrust::cuda::par: the same selected items in the same order and the same returned end, into
-// poisoned outputs, at every size edge of the tile and the look-back window, with none, all,
-// alternating and random fractions kept, fancy iterators and a user-defined type.
+// Stream compaction (copy_if, remove_copy_if, remove_copy, remove_if, remove, partition_copy,
+// stable_partition_copy, partition, stable_partition, unique_copy, unique; every arity) through every
+// policy family, against thrust::cuda::par: the same items in the same order and the same returned
+// iterators, into poisoned outputs, at every size edge of the tile and the look-back window, with none,
+// all, alternating and random fractions kept, stencils, in place, fancy iterators, every element width,
+// a user-defined type, several streams at once and more than 2^32 elements.
 
 #include "common/policies.cuh"
 
 #include <thrust/copy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/partition.h>
 #include <thrust/remove.h>
+#include <thrust/unique.h>
 
 namespace fastscan_test {
 namespace {
@@ -22,9 +26,11 @@ TYPED_TEST_SUITE(select_test, algorithms, algorithm_names);
 // Keeps an item when its hash falls under `permille` / 1000 (0: none, 1000: all); -1: every other item.
 struct keep_fraction {
   int permille;
-  __host__ __device__ bool operator()(int x) const {
-    if (permille < 0) return (x & 1) == 0;
-    const unsigned h = static_cast<unsigned>(x) * 2654435761u;
+  template <class T>
+  __host__ __device__ bool operator()(T const& x) const {
+    const auto bits = static_cast<unsigned long long>(x);
+    if (permille < 0) return (bits & 1) == 0;
+    const unsigned h = static_cast<unsigned>(bits ^ (bits >> 32)) * 2654435761u;
     return static_cast<int>((h >> 8) % 1000u) < permille;
   }
 };
@@ -33,11 +39,34 @@ struct affine_pred {
   __host__ __device__ bool operator()(affine const& f) const { return (f.b & 3u) != 0; }
 };
 
+struct affine3_pred {
+  __host__ __device__ bool operator()(affine3 const& f) const { return (f.t[1] & 1u) != 0; }
+};
+
+// Not symmetric: a run continues while items do not decrease, so unique keeps each item smaller than
+// its predecessor (and the first). Catches binary_pred called as (current, previous).
+struct not_decreasing {
+  __host__ __device__ bool operator()(std::uint32_t previous, std::uint32_t current) const { return current >= previous; }
+};
+
+// Items in runs: few distinct values, long and short runs.
+std::vector<std::uint32_t> runs_vector(std::size_t n, std::uint64_t seed, unsigned distinct) {
+  std::vector<std::uint32_t> v(n);
+  std::uint32_t value = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = splitmix64(seed * 0x100000001B3ull + i);
+    if (r % 4 == 0) value = static_cast<std::uint32_t>((r >> 8) % distinct);
+    v[i] = value;
+  }
+  return v;
+}
+
 template <class Under>
 std::vector<std::size_t> select_sizes() {
-  const std::size_t tile = Under::template tile<unsigned>;
-  return capped({0, 1, 2, tile - 1, tile, tile + 1, 31 * tile, 32 * tile + 1, 33 * tile - 1, 104729,
-                 (std::size_t{1} << 20) + 1, 3 * (std::size_t{1} << 21) + 1, (std::size_t{1} << 24) + 3});
+  const std::size_t tile = Under::template select_tile<std::uint32_t>;
+  return capped({0, 1, 2, 31, 33, tile - 1, tile, tile + 1, 31 * tile, 32 * tile + 1, 33 * tile - 1, 104729,
+                 (std::size_t{1} << 20) - 1, (std::size_t{1} << 20) + 1, 3 * (std::size_t{1} << 21) + 1,
+                 (std::size_t{1} << 24) + 3});
 }
 
 // Runs `call(policy, out_begin)` under thrust::cuda::par and the policy, into poisoned outputs, and
@@ -53,7 +82,30 @@ void expect_same_as_par(std::size_t n, Call&& call) {
   ASSERT_TRUE(all_equal(to_host(expected), to_host(actual)));  // the untouched tail is poisoned alike
 }
 
+// Runs an in-place `call(policy, data)` under thrust::cuda::par and the policy on copies of `input`
+// and compares the returned ends and the first `compared(end)` items (the whole range for
+// partitions; the kept part for remove and unique, whose tail Thrust leaves unspecified).
+template <class T, class Under, class Call>
+void expect_same_in_place(std::vector<T> const& input, bool whole_range, Call&& call) {
+  auto expected = to_device(input);
+  auto actual = to_device(input);
+  const auto expected_end = call(thrust::cuda::par, expected.begin(), expected.end()) - expected.begin();
+  const auto actual_end = call(Under::nosync, actual.begin(), actual.end()) - actual.begin();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(expected_end, actual_end);
+  auto e = to_host(expected);
+  auto a = to_host(actual);
+  if (!whole_range) {
+    e.resize(static_cast<std::size_t>(expected_end));
+    a.resize(static_cast<std::size_t>(actual_end));
+  }
+  ASSERT_TRUE(all_equal(e, a));
+}
+
 TYPED_TEST(select_test, CopyIfKeepsWhatParKeeps) {
+  int flavour = 0;
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   for (std::size_t n : select_sizes<TypeParam>()) {
     const auto input = random_vector<std::uint32_t>(n, 1100 + n);
     auto d_in = to_device(input);
@@ -63,14 +115,27 @@ TYPED_TEST(select_test, CopyIfKeepsWhatParKeeps) {
         return thrust::copy_if(policy, d_in.begin(), d_in.end(), out, keep_fraction{permille});
       });
     }
+    // Every spelling of the policy in turn, against a CPU reference.
+    std::vector<std::uint32_t> reference;
+    for (auto x : input)
+      if (keep_fraction{500}(x)) reference.push_back(x);
+    auto out = poisoned_device_vector<std::uint32_t>(n);
+    std::ptrdiff_t kept = -1;
+    with_policy_flavour<TypeParam>(flavour++, stream, [&](auto policy) {
+      kept = thrust::copy_if(policy, d_in.begin(), d_in.end(), out.begin(), keep_fraction{500}) - out.begin();
+    });
+    ASSERT_EQ(kept, static_cast<std::ptrdiff_t>(reference.size()));
+    auto got = to_host(out);
+    got.resize(reference.size());
+    ASSERT_TRUE(all_equal(reference, got));
   }
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
-TYPED_TEST(select_test, StencilAndRemoveCopyIf) {
+TYPED_TEST(select_test, StencilRemoveCopyIfAndRemoveCopy) {
   for (std::size_t n : select_sizes<TypeParam>()) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    const auto values = random_vector<double>(n, 1200 + n);
-    auto d_values = to_device(values);
+    auto d_values = to_device(random_vector<double>(n, 1200 + n));
     auto d_stencil = to_device(random_vector<std::uint32_t>(n, 1300 + n));
     expect_same_as_par<double, TypeParam>(n, [&](auto policy, auto out) {
       return thrust::copy_if(policy, d_values.begin(), d_values.end(), d_stencil.begin(), out, keep_fraction{500});
@@ -82,23 +147,223 @@ TYPED_TEST(select_test, StencilAndRemoveCopyIf) {
     expect_same_as_par<std::uint32_t, TypeParam>(n, [&](auto policy, auto out) {
       return thrust::remove_copy_if(policy, d_ints.begin(), d_ints.end(), out, keep_fraction{-1});
     });
+    auto d_runs = to_device(runs_vector(n, 1450 + n, 4));
+    expect_same_as_par<std::uint32_t, TypeParam>(n, [&](auto policy, auto out) {
+      return thrust::remove_copy(policy, d_runs.begin(), d_runs.end(), out, 2u);
+    });
   }
 }
+
+TYPED_TEST(select_test, RemoveInPlace) {
+  for (std::size_t n : select_sizes<TypeParam>()) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto input = random_vector<std::uint32_t>(n, 1500 + n);
+    for (int permille : {0, 1000, -1, 700}) {
+      expect_same_in_place<std::uint32_t, TypeParam>(input, false, [&](auto policy, auto first, auto last) {
+        return thrust::remove_if(policy, first, last, keep_fraction{permille});
+      });
+    }
+    auto d_stencil = to_device(random_vector<std::uint32_t>(n, 1600 + n));
+    expect_same_in_place<std::uint32_t, TypeParam>(input, false, [&](auto policy, auto first, auto last) {
+      return thrust::remove_if(policy, first, last, d_stencil.begin(), keep_fraction{400});
+    });
+    expect_same_in_place<std::uint32_t, TypeParam>(runs_vector(n, 1650 + n, 3), false,
+                                                   [&](auto policy, auto first, auto last) {
+                                                     return thrust::remove(policy, first, last, 1u);
+                                                   });
+  }
+}
+
+// Both outputs, into poisoned buffers; partition_copy and stable_partition_copy, with and without stencil.
+TYPED_TEST(select_test, PartitionCopy) {
+  for (std::size_t n : select_sizes<TypeParam>()) {
+    const auto input = random_vector<std::uint64_t>(n, 1700 + n);
+    auto d_in = to_device(input);
+    auto d_stencil = to_device(random_vector<std::uint32_t>(n, 1800 + n));
+    for (int variant = 0; variant < 4; ++variant) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", variant " + std::to_string(variant));
+      const int permille = variant == 0 ? 0 : variant == 1 ? 1000 : variant == 2 ? -1 : 600;
+      auto expected_true = poisoned_device_vector<std::uint64_t>(n + 1);
+      auto expected_false = poisoned_device_vector<std::uint64_t>(n + 1);
+      auto actual_true = poisoned_device_vector<std::uint64_t>(n + 1);
+      auto actual_false = poisoned_device_vector<std::uint64_t>(n + 1);
+      auto run = [&](auto policy, auto out_true, auto out_false) {
+        const keep_fraction pred{permille};
+        switch (variant) {
+          case 0: return thrust::partition_copy(policy, d_in.begin(), d_in.end(), out_true, out_false, pred);
+          case 1: return thrust::stable_partition_copy(policy, d_in.begin(), d_in.end(), out_true, out_false, pred);
+          case 2:
+            return thrust::partition_copy(policy, d_in.begin(), d_in.end(), d_stencil.begin(), out_true, out_false,
+                                          pred);
+          default:
+            return thrust::stable_partition_copy(policy, d_in.begin(), d_in.end(), d_stencil.begin(), out_true,
+                                                 out_false, pred);
+        }
+      };
+      const auto e = run(thrust::cuda::par, expected_true.begin(), expected_false.begin());
+      const auto a = run(TypeParam::blocking, actual_true.begin(), actual_false.begin());
+      ASSERT_EQ(e.first - expected_true.begin(), a.first - actual_true.begin());
+      ASSERT_EQ(e.second - expected_false.begin(), a.second - actual_false.begin());
+      ASSERT_TRUE(all_equal(to_host(expected_true), to_host(actual_true)));
+      ASSERT_TRUE(all_equal(to_host(expected_false), to_host(actual_false)));
+    }
+  }
+}
+
+// In place: the whole range must match (partition leaves the rejected items reversed, as Thrust's
+// CUDA backend does; stable_partition in order).
+TYPED_TEST(select_test, PartitionInPlace) {
+  for (std::size_t n : select_sizes<TypeParam>()) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto input = random_vector<std::uint32_t>(n, 1900 + n);
+    auto d_stencil = to_device(random_vector<std::uint32_t>(n, 2000 + n));
+    for (int permille : {0, 1000, -1, 350}) {
+      expect_same_in_place<std::uint32_t, TypeParam>(input, true, [&](auto policy, auto first, auto last) {
+        return thrust::partition(policy, first, last, keep_fraction{permille});
+      });
+      expect_same_in_place<std::uint32_t, TypeParam>(input, true, [&](auto policy, auto first, auto last) {
+        return thrust::stable_partition(policy, first, last, keep_fraction{permille});
+      });
+    }
+    expect_same_in_place<std::uint32_t, TypeParam>(input, true, [&](auto policy, auto first, auto last) {
+      return thrust::partition(policy, first, last, d_stencil.begin(), keep_fraction{500});
+    });
+    expect_same_in_place<std::uint32_t, TypeParam>(input, true, [&](auto policy, auto first, auto last) {
+      return thrust::stable_partition(policy, first, last, d_stencil.begin(), keep_fraction{500});
+    });
+  }
+}
+
+TYPED_TEST(select_test, UniqueCopyAndUnique) {
+  for (std::size_t n : select_sizes<TypeParam>()) {
+    for (unsigned distinct : {1u, 2u, 50u, 0xffffffffu}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", distinct values " + std::to_string(distinct));
+      const auto input = distinct == 0xffffffffu ? random_vector<std::uint32_t>(n, 2100 + n)
+                                                 : runs_vector(n, 2200 + n + distinct, distinct);
+      auto d_in = to_device(input);
+      expect_same_as_par<std::uint32_t, TypeParam>(n, [&](auto policy, auto out) {
+        return thrust::unique_copy(policy, d_in.begin(), d_in.end(), out);
+      });
+      expect_same_as_par<std::uint32_t, TypeParam>(n, [&](auto policy, auto out) {
+        return thrust::unique_copy(policy, d_in.begin(), d_in.end(), out, not_decreasing{});
+      });
+      expect_same_in_place<std::uint32_t, TypeParam>(input, false, [&](auto policy, auto first, auto last) {
+        return thrust::unique(policy, first, last);
+      });
+      expect_same_in_place<std::uint32_t, TypeParam>(input, false, [&](auto policy, auto first, auto last) {
+        return thrust::unique(policy, first, last, not_decreasing{});
+      });
+    }
+  }
+}
+
+// Every vector width the tile loads use: 16, 8, 2 and 1 elements per 16 bytes, and 48-byte elements.
+TYPED_TEST(select_test, EveryElementWidth) {
+  for (std::size_t n : capped({0, 1, 4095, 4097, 16385, 104729, (std::size_t{1} << 20) + 17})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto bytes = to_device(random_vector<std::uint8_t>(n, 2300 + n));
+    expect_same_as_par<std::uint8_t, TypeParam>(n, [&](auto policy, auto out) {
+      return thrust::copy_if(policy, bytes.begin(), bytes.end(), out, keep_fraction{500});
+    });
+    auto shorts = to_device(random_vector<std::uint16_t>(n, 2400 + n));
+    expect_same_as_par<std::uint16_t, TypeParam>(n, [&](auto policy, auto out) {
+      return thrust::copy_if(policy, shorts.begin(), shorts.end(), out, keep_fraction{-1});
+    });
+    auto longs = to_device(random_vector<std::uint64_t>(n, 2500 + n));
+    expect_same_as_par<std::uint64_t, TypeParam>(n, [&](auto policy, auto out) {
+      return thrust::copy_if(policy, longs.begin(), longs.end(), out, keep_fraction{900});
+    });
+    auto maps = to_device(random_vector<affine3>(n, 2600 + n));
+    expect_same_as_par<affine3, TypeParam>(n, [&](auto policy, auto out) {
+      return thrust::copy_if(policy, maps.begin(), maps.end(), out, affine3_pred{});
+    });
+    // Misaligned (by one element) contiguous input: the element-by-element path.
+    if (n > 1) {
+      expect_same_as_par<std::uint64_t, TypeParam>(n - 1, [&](auto policy, auto out) {
+        return thrust::copy_if(policy, longs.begin() + 1, longs.end(), out, keep_fraction{500});
+      });
+    }
+  }
+}
+
+struct half {
+  __host__ __device__ int operator()(int i) const { return i / 2; }
+};
 
 TYPED_TEST(select_test, FancyIteratorsAndUserTypes) {
   for (std::size_t n : capped({0, 1, 5000, 104729, 3 * (std::size_t{1} << 20) + 7})) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    // Counting input, transformed stencil.
     auto first = thrust::make_counting_iterator<int>(0);
     expect_same_as_par<int, TypeParam>(n, [&](auto policy, auto out) {
       return thrust::copy_if(policy, first, first + static_cast<long>(n), out, keep_fraction{250});
     });
-    const auto maps = random_vector<affine>(n, 1500 + n);
-    auto d_maps = to_device(maps);
+    expect_same_as_par<int, TypeParam>(n, [&](auto policy, auto out) {
+      auto halves = thrust::make_transform_iterator(first, half{});
+      return thrust::unique_copy(policy, halves, halves + static_cast<long>(n), out);
+    });
+    auto d_maps = to_device(random_vector<affine>(n, 2700 + n));
     expect_same_as_par<affine, TypeParam>(n, [&](auto policy, auto out) {
       return thrust::copy_if(policy, d_maps.begin(), d_maps.end(), out, affine_pred{});
     });
+    expect_same_in_place<affine, TypeParam>(random_vector<affine>(n, 2800 + n), true,
+                                            [&](auto policy, auto first, auto last) {
+                                              return thrust::stable_partition(policy, first, last, affine_pred{});
+                                            });
   }
+}
+
+// Four streams, each compacting its own data with its own policy at once; every result checked.
+TYPED_TEST(select_test, SeveralStreamsAtOnce) {
+  constexpr int streams = 4;
+  const std::size_t n = capped({(std::size_t{1} << 20) + 3}).empty() ? 100003 : (std::size_t{1} << 20) + 3;
+  std::vector<cudaStream_t> s(streams);
+  std::vector<std::vector<std::uint32_t>> inputs;
+  std::vector<thrust::device_vector<std::uint32_t>> in, out;
+  for (int i = 0; i < streams; ++i) {
+    ASSERT_EQ(cudaStreamCreateWithFlags(&s[i], cudaStreamNonBlocking), cudaSuccess);
+    inputs.push_back(random_vector<std::uint32_t>(n, 2900 + i));
+    in.push_back(to_device(inputs.back()));
+    out.push_back(poisoned_device_vector<std::uint32_t>(n));
+  }
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::ptrdiff_t> kept(streams);
+    for (int i = 0; i < streams; ++i) {
+      kept[i] = thrust::copy_if(TypeParam::nosync.on(s[i]), in[i].begin(), in[i].end(), out[i].begin(),
+                                keep_fraction{100 + 250 * i}) -
+                out[i].begin();
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (int i = 0; i < streams; ++i) {
+      std::vector<std::uint32_t> reference;
+      for (auto x : inputs[i])
+        if (keep_fraction{100 + 250 * i}(x)) reference.push_back(x);
+      ASSERT_EQ(kept[i], static_cast<std::ptrdiff_t>(reference.size()));
+      auto got = to_host(out[i]);
+      got.resize(reference.size());
+      ASSERT_TRUE(all_equal(reference, got)) << "stream " << i << ", round " << round;
+    }
+  }
+  for (auto stream : s) ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// More than 2^32 elements: 64-bit counts and offsets in the look-back and the scatter.
+struct every_4096th {
+  __host__ __device__ bool operator()(long long x) const { return x % 4096 == 4095; }
+};
+
+TYPED_TEST(select_test, BeyondFourGiElements) {
+  const std::size_t n = (std::size_t{1} << 32) + 4096 * 3 + 5;
+  if (capped({n}).empty()) GTEST_SKIP() << "sizes capped by FASTSCAN_TEST_MAX_N";
+  auto first = thrust::make_counting_iterator<long long>(0);
+  const std::size_t expected = n / 4096;
+  auto out = poisoned_device_vector<long long>(expected + 1);
+  const auto end = thrust::copy_if(TypeParam::blocking, first, first + static_cast<long long>(n), out.begin(), every_4096th{});
+  ASSERT_EQ(static_cast<std::size_t>(end - out.begin()), expected);
+  const auto got = to_host(out);
+  for (std::size_t i = 0; i < expected; ++i) ASSERT_EQ(got[i], static_cast<long long>(i * 4096 + 4095)) << "at " << i;
+  long long poison;
+  std::memset(&poison, 0xA5, sizeof(poison));
+  ASSERT_EQ(got[expected], poison);
 }
 
 }  // namespace

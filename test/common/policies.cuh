@@ -13,8 +13,11 @@ template <class Algorithm, auto const& Blocking, auto const& Nosync>
 struct algorithm_under_test {
   static constexpr auto const& blocking = Blocking;
   static constexpr auto const& nosync = Nosync;
+  using algorithm = Algorithm;
   template <class T>
   static constexpr std::size_t tile = Algorithm::template tuning<T>::tile_items;
+  template <class T>
+  static constexpr std::size_t select_tile = fastscan::detail::select_tuning<Algorithm, T>::tile_items;
 };
 
 using matrix_under_test = algorithm_under_test<fastscan::detail::matrix_single_pass, fastscan::matrix, fastscan::matrix_nosync>;

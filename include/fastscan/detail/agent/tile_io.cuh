@@ -87,6 +87,7 @@ template <int Threads, int ItemsPerThread, int Vector>
 struct tile_io {
   static_assert(ItemsPerThread % Vector == 0, "a thread's items must be whole vectors");
   static constexpr int tile_items = Threads * ItemsPerThread;
+  static constexpr int vector = Vector;
 
   __device__ static int element(int k) { return striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)); }
 

@@ -1,36 +1,62 @@
 #pragma once
 // Host side of stream compaction (agent_select.cuh): one kernel launch over the tiles, with the
 // single-pass driver's tile state (dispatch_single_pass.cuh), then the selected count read back,
-// since the caller's result iterator depends on it (as with Thrust's own copy_if).
+// since the caller's result iterators depend on it (as with Thrust's own copy_if).
 
 #include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
 #include <fastscan/detail/kernels/kernel_select.cuh>
+#include <fastscan/detail/tuning.cuh>
+
+#include <thrust/iterator/reverse_iterator.h>
 
 namespace fastscan::detail {
 
-// Selects the items of [input, input + n) for which pred holds (of the stencil's items, given one)
-// into output; `selected` receives their number once the kernel is done (the host waits for it).
-template <class Algorithm, class T, class InputIt, class StencilIt, class OutputIt, class Pred>
-cudaError_t dispatch_select(temp_arena& arena, InputIt input, StencilIt stencil, OutputIt output, offset_t n, Pred pred,
-                            cudaStream_t stream, offset_t& selected) {
-  using tuning = typename Algorithm::template tuning<unsigned>;  // the tile is shaped for 32-bit counts
+// Selects the items of [input, input + n) that `selector` picks into selected_out, in order, and the
+// others into rejected_out (no_output: dropped); `selected` receives their number once the kernel is
+// done (the host waits for it).
+template <class Algorithm, class T, class InputIt, class Selector, class SelectedIt, class RejectedIt>
+cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector, SelectedIt selected_out,
+                            RejectedIt rejected_out, offset_t n, cudaStream_t stream, offset_t& selected) {
+  using tuning = select_tuning<Algorithm, T>;
   selected = 0;
   const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   offset_t* total = arena.allocate<offset_t>(1);
   const bool vectorized = vector_access_possible<T, tuning::vector>(input);
-  const auto kernel = select_kernel<tuning, T, InputIt, StencilIt, OutputIt, Pred>;
+  const auto kernel = select_kernel<tuning, T, InputIt, Selector, SelectedIt, RejectedIt>;
   block_storage_launch storage;
-  FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_select<tuning>::template temp_storage<T>>(arena, kernel, tiles, storage)));
+  FASTSCAN_CUDA_TRY(
+      (plan_block_storage<typename agent_select<tuning>::template temp_storage<T>>(arena, kernel, tiles, storage)));
   FASTSCAN_CUDA_TRY(with_tile_state<offset_t>(arena, tiles, stream, [&](tile_state<offset_t> const& state) {
     kernel<<<static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream>>>(
-        input, stencil, output, n, pred, state, total, vectorized, storage.place);
+        input, selector, selected_out, rejected_out, n, state, total, vectorized, storage.place);
     return cudaGetLastError();
   }));
   if (arena.measuring()) return cudaSuccess;
   FASTSCAN_CUDA_TRY(cudaMemcpyAsync(&selected, total, sizeof(offset_t), cudaMemcpyDeviceToHost, stream));
   return cudaStreamSynchronize(stream);
+}
+
+// In-place partition of [first, first + n): selected items stay in front, in place, in order; the
+// rejected ones go to temporary storage and are copied back behind them, in order (stable) or reversed
+// (the order Thrust's CUDA backend leaves them in for thrust::partition).
+template <class Algorithm, class T, class It, class Selector>
+cudaError_t dispatch_partition_in_place(temp_arena& arena, It first, Selector selector, offset_t n, bool stable,
+                                        cudaStream_t stream, offset_t& selected) {
+  T* rejected = arena.allocate<T>(static_cast<std::size_t>(n));
+  FASTSCAN_CUDA_TRY((dispatch_select<Algorithm, T>(arena, first, selector, first, rejected, n, stream, selected)));
+  if (arena.measuring() || selected == n) return cudaSuccess;
+  const offset_t count = n - selected;
+  constexpr unsigned threads = 256;
+  const offset_t blocks_needed = (count + threads - 1) / threads;
+  const unsigned blocks = static_cast<unsigned>(blocks_needed < 65536 ? blocks_needed : 65536);
+  if (stable) {
+    copy_kernel<<<blocks, threads, 0, stream>>>(rejected, first + selected, count);
+  } else {
+    copy_kernel<<<blocks, threads, 0, stream>>>(thrust::make_reverse_iterator(rejected + count), first + selected, count);
+  }
+  return cudaGetLastError();
 }
 
 }  // namespace fastscan::detail

@@ -6,15 +6,21 @@
 
 namespace fastscan::detail {
 
-// Items, their scanned flags and the predicate's work need more registers than a scan: the scans by
-// key's register budget.
-template <class Tuning, class T, class InputIt, class StencilIt, class OutputIt, class Pred>
-__global__ void __launch_bounds__(Tuning::threads, Tuning::segmented_min_blocks_per_sm)
-    select_kernel(InputIt input, StencilIt stencil, OutputIt output, offset_t n, Pred pred,
+template <class Tuning, class T, class InputIt, class Selector, class SelectedIt, class RejectedIt>
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+    select_kernel(InputIt input, Selector selector, SelectedIt selected_out, RejectedIt rejected_out, offset_t n,
                   tile_state<offset_t> state, offset_t* total, bool vectorized, block_storage_place place) {
   using agent = agent_select<Tuning>;
   auto& storage = block_temp_storage<typename agent::template temp_storage<T>>(place);
-  agent::template consume_tile<T>(storage, input, stencil, output, n, pred, state, total, vectorized);
+  agent::template consume_tile<T>(storage, input, selector, selected_out, rejected_out, n, state, total, vectorized);
+}
+
+// out[i] = in[i] for i < count, grid-stride: moves the rejected items of an in-place partition from
+// temporary storage behind the selected ones.
+template <class InputIt, class OutputIt>
+__global__ void __launch_bounds__(256) copy_kernel(InputIt in, OutputIt out, offset_t count) {
+  const offset_t stride = static_cast<offset_t>(gridDim.x) * blockDim.x;
+  for (offset_t i = static_cast<offset_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) out[i] = in[i];
 }
 
 }  // namespace fastscan::detail

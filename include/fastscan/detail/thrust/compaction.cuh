@@ -1,0 +1,232 @@
+#pragma once
+// Overloads of Thrust's stream compaction for fastscan policies, every arity: copy_if, remove_copy_if,
+// remove_copy, remove_if, remove, partition_copy, stable_partition_copy, partition, stable_partition,
+// unique_copy, unique. All run the one-pass select kernel (dispatch/dispatch_select.cuh) on the
+// policy's block scan. Like Thrust's, they wait for the selected count, since the iterators they
+// return depend on it, whatever the policy's synchronisation.
+//
+// Results equal Thrust's CUDA backend's, including what its documentation leaves open: partition
+// leaves the rejected items in reverse order (stable_partition in order), unique keeps the first item
+// of each run and calls binary_pred(previous, current).
+
+#include <fastscan/detail/callable.cuh>
+#include <fastscan/detail/dispatch/dispatch_select.cuh>
+#include <fastscan/detail/thrust/scan.cuh>
+
+#include <thrust/functional.h>
+#include <thrust/iterator/iterator_traits.h>
+#include <thrust/pair.h>
+
+namespace fastscan::detail {
+
+// pred negated, for the remove family (a callable, so called non-const as the predicate itself is).
+template <class Pred>
+struct negated {
+  callable<Pred> pred;
+  template <class... Args>
+  __host__ __device__ bool operator()(Args&&... args) {
+    return !static_cast<bool>(pred(static_cast<Args&&>(args)...));
+  }
+};
+
+// x != value, for remove and remove_copy (Thrust compares with ==).
+template <class T>
+struct not_equal_to_value {
+  T value;
+  template <class U>
+  __host__ __device__ bool operator()(U const& x) const {
+    return !static_cast<bool>(x == value);
+  }
+};
+
+template <class Pred>
+negated<Pred> negate(Pred const& pred) {
+  return negated<Pred>{make_callable(pred)};
+}
+
+// The stencil of a call without one.
+struct no_stencil {};
+
+// The selector of a call with or without a stencil.
+template <class StencilIt, class Pred>
+auto selector_for(StencilIt stencil, Pred const& pred) {
+  using callable_t = decltype(make_callable(pred));
+  if constexpr (std::is_same_v<StencilIt, no_stencil>) return select_by_predicate<callable_t>{make_callable(pred)};
+  else return select_by_stencil<StencilIt, callable_t>{stencil, make_callable(pred)};
+}
+
+// Selected items of [first, last) to `selected_out`, rejected ones to `rejected_out` (no_output:
+// dropped). Returns the selected count.
+template <class Derived, class Algorithm, class InputIt, class Selector, class SelectedIt, class RejectedIt>
+offset_t run_select(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, Selector selector,
+                    SelectedIt selected_out, RejectedIt rejected_out, const char* algorithm_call) {
+  const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), first, last, algorithm_call);
+  using value_t = thrust::detail::it_value_t<InputIt>;
+  offset_t selected = 0;
+  launch(
+      policy, n,
+      [&](temp_arena& arena, cudaStream_t stream) {
+        return dispatch_select<Algorithm, value_t>(arena, first, selector, selected_out, rejected_out, n, stream,
+                                                   selected);
+      },
+      algorithm_call);
+  return selected;
+}
+
+template <class Derived, class Algorithm, class It, class Selector>
+It run_partition_in_place(execution_policy<Derived, Algorithm>& policy, It first, It last, Selector selector,
+                          bool stable, const char* algorithm_call) {
+  const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), first, last, algorithm_call);
+  using value_t = thrust::detail::it_value_t<It>;
+  offset_t selected = 0;
+  launch(
+      policy, n,
+      [&](temp_arena& arena, cudaStream_t stream) {
+        return dispatch_partition_in_place<Algorithm, value_t>(arena, first, selector, n, stable, stream, selected);
+      },
+      algorithm_call);
+  return first + selected;
+}
+
+// ---- copy_if, remove_copy_if, remove_copy ---------------------------------------------------------
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class Pred>
+OutputIt copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Pred pred) {
+  return result + run_select(policy, first, last, selector_for(no_stencil{}, pred), result, no_output{}, "copy_if");
+}
+
+template <class Derived, class Algorithm, class InputIt, class StencilIt, class OutputIt, class Pred>
+OutputIt copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, StencilIt stencil,
+                 OutputIt result, Pred pred) {
+  return result + run_select(policy, first, last, selector_for(stencil, pred), result, no_output{}, "copy_if");
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class Pred>
+OutputIt remove_copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
+                        Pred pred) {
+  return result +
+         run_select(policy, first, last, selector_for(no_stencil{}, negate(pred)), result, no_output{}, "remove_copy_if");
+}
+
+template <class Derived, class Algorithm, class InputIt, class StencilIt, class OutputIt, class Pred>
+OutputIt remove_copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, StencilIt stencil,
+                        OutputIt result, Pred pred) {
+  return result +
+         run_select(policy, first, last, selector_for(stencil, negate(pred)), result, no_output{}, "remove_copy_if");
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class T>
+OutputIt remove_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
+                     T const& value) {
+  return result + run_select(policy, first, last, selector_for(no_stencil{}, not_equal_to_value<T>{value}), result,
+                             no_output{}, "remove_copy");
+}
+
+// ---- remove_if, remove (in place) -----------------------------------------------------------------
+
+template <class Derived, class Algorithm, class It, class Pred>
+It remove_if(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
+  return first + run_select(policy, first, last, selector_for(no_stencil{}, negate(pred)), first, no_output{}, "remove_if");
+}
+
+template <class Derived, class Algorithm, class It, class StencilIt, class Pred>
+It remove_if(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil, Pred pred) {
+  return first + run_select(policy, first, last, selector_for(stencil, negate(pred)), first, no_output{}, "remove_if");
+}
+
+template <class Derived, class Algorithm, class It, class T>
+It remove(execution_policy<Derived, Algorithm>& policy, It first, It last, T const& value) {
+  return first + run_select(policy, first, last, selector_for(no_stencil{}, not_equal_to_value<T>{value}), first,
+                            no_output{}, "remove");
+}
+
+// ---- partition_copy, stable_partition_copy (the same: Thrust's partition_copy is stable too) -------
+
+template <class Derived, class Algorithm, class InputIt, class SelectedIt, class RejectedIt, class Pred>
+thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy, InputIt first,
+                                                    InputIt last, SelectedIt selected_out, RejectedIt rejected_out,
+                                                    Pred pred) {
+  const offset_t selected =
+      run_select(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out, "partition_copy");
+  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+}
+
+template <class Derived, class Algorithm, class InputIt, class StencilIt, class SelectedIt, class RejectedIt,
+          class Pred>
+thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy, InputIt first,
+                                                    InputIt last, StencilIt stencil, SelectedIt selected_out,
+                                                    RejectedIt rejected_out, Pred pred) {
+  const offset_t selected =
+      run_select(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out, "partition_copy");
+  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+}
+
+template <class Derived, class Algorithm, class InputIt, class SelectedIt, class RejectedIt, class Pred>
+thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(execution_policy<Derived, Algorithm>& policy,
+                                                           InputIt first, InputIt last, SelectedIt selected_out,
+                                                           RejectedIt rejected_out, Pred pred) {
+  const offset_t selected = run_select(policy, first, last, selector_for(no_stencil{}, pred), selected_out,
+                                       rejected_out, "stable_partition_copy");
+  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+}
+
+template <class Derived, class Algorithm, class InputIt, class StencilIt, class SelectedIt, class RejectedIt,
+          class Pred>
+thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(execution_policy<Derived, Algorithm>& policy,
+                                                           InputIt first, InputIt last, StencilIt stencil,
+                                                           SelectedIt selected_out, RejectedIt rejected_out,
+                                                           Pred pred) {
+  const offset_t selected = run_select(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
+                                       "stable_partition_copy");
+  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+}
+
+// ---- partition, stable_partition (in place) -------------------------------------------------------
+
+template <class Derived, class Algorithm, class It, class Pred>
+It partition(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
+  return run_partition_in_place(policy, first, last, selector_for(no_stencil{}, pred), false, "partition");
+}
+
+template <class Derived, class Algorithm, class It, class StencilIt, class Pred>
+It partition(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil, Pred pred) {
+  return run_partition_in_place(policy, first, last, selector_for(stencil, pred), false, "partition");
+}
+
+template <class Derived, class Algorithm, class It, class Pred>
+It stable_partition(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
+  return run_partition_in_place(policy, first, last, selector_for(no_stencil{}, pred), true, "stable_partition");
+}
+
+template <class Derived, class Algorithm, class It, class StencilIt, class Pred>
+It stable_partition(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil, Pred pred) {
+  return run_partition_in_place(policy, first, last, selector_for(stencil, pred), true, "stable_partition");
+}
+
+// ---- unique_copy, unique --------------------------------------------------------------------------
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt, class EqualOp>
+OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
+                     EqualOp equal) {
+  using selector_t = select_run_heads<decltype(make_callable(equal))>;
+  return result + run_select(policy, first, last, selector_t{make_callable(equal)}, result, no_output{}, "unique_copy");
+}
+
+template <class Derived, class Algorithm, class InputIt, class OutputIt>
+OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
+  return fastscan::detail::unique_copy(policy, first, last, result,
+                                       thrust::equal_to<thrust::detail::it_value_t<InputIt>>{});
+}
+
+template <class Derived, class Algorithm, class It, class EqualOp>
+It unique(execution_policy<Derived, Algorithm>& policy, It first, It last, EqualOp equal) {
+  using selector_t = select_run_heads<decltype(make_callable(equal))>;
+  return first + run_select(policy, first, last, selector_t{make_callable(equal)}, first, no_output{}, "unique");
+}
+
+template <class Derived, class Algorithm, class It>
+It unique(execution_policy<Derived, Algorithm>& policy, It first, It last) {
+  return fastscan::detail::unique(policy, first, last, thrust::equal_to<thrust::detail::it_value_t<It>>{});
+}
+
+}  // namespace fastscan::detail
