@@ -49,9 +49,9 @@ for a in matrix blelloch hillis_steele; do
 done
 wait
 # Stream compaction (the select kernel): every policy family and operation, sizes up to the cap.
-run memcheck memcheck_select select_test '*:-*BeyondFourGi*' &
-run racecheck racecheck_select select_test '*/matrix.*:*/blelloch.*:-*BeyondFourGi*:*SeveralStreams*' &
-run synccheck synccheck_select select_test '*/matrix.*:-*BeyondFourGi*' &
+run memcheck memcheck_select select_test '*CopyIfKeeps*:*PartitionCopy*:*PartitionInPlace*:*Unique*:*EveryElementWidth*' &
+run racecheck racecheck_select select_test '*/matrix.*Unique*:*/blelloch.*PartitionCopy*:*/hillis_steele.*RemoveInPlace*' &
+run synccheck synccheck_select select_test '*/matrix.*PartitionInPlace*:*/blelloch.*EveryElementWidth*' &
 wait
 # The runs went to the background, so judge them by their logs.
 for log in "$logs"/memcheck_*.log "$logs"/racecheck_*.log "$logs"/synccheck_*.log; do

@@ -7,8 +7,8 @@
 // `lookback_tiles_per_lane`: the single-pass look-back reads 32 times this many tiles per round.
 // `min_blocks_per_sm`: resident blocks the single-pass kernel is compiled for (a register budget),
 // since that driver hides one block's look-back behind the others' loads.
-// `count_block_scan<Threads, Counts>`: the algorithm's block scan over 32-bit counts, for stream
-// compaction (select_tuning at the end).
+// `count_block_scan<Counts, Threads>`: the algorithm's block scan over one value of selection counts
+// per thread, for stream compaction (select_tuning at the end).
 
 #include <fastscan/detail/block/block_scan_blelloch.cuh>
 #include <fastscan/detail/block/block_scan_hillis_steele.cuh>
@@ -106,9 +106,9 @@ struct matrix_algorithm {
         block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
   };
 
-  // The block scan stream compaction runs over its counts, one per vector (select_tuning).
-  template <int Threads_, int CountsPerThread>
-  using count_block_scan = block_scan_matrix<unsigned, Threads_, CountsPerThread, Threads_, PadRows, Column>;
+  // The block scan stream compaction runs over its packed counts, one per thread (select_tuning).
+  template <class Counts, int Threads_>
+  using count_block_scan = block_scan_matrix<Counts, Threads_, 1, Threads_, PadRows, Column>;
 
   // Single-pass scans of at least large_scan_items 8-byte elements take larger blocks holding more per
   // thread: 224 threads x 192 bytes (24 elements; CUB's sm90 shape for 8-byte types), measured 3-4%
@@ -140,8 +140,8 @@ struct blelloch_algorithm {
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_blelloch<T, threads, items_per_thread, true>;
   };
-  template <int Threads, int CountsPerThread>
-  using count_block_scan = block_scan_blelloch<unsigned, Threads, CountsPerThread, true>;
+  template <class Counts, int Threads>
+  using count_block_scan = block_scan_blelloch<Counts, Threads, 1, true>;
   template <class T>
   static constexpr bool has_large_tuning = false;
 };
@@ -164,15 +164,14 @@ struct hillis_steele_algorithm {
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_hillis_steele<T, threads, items_per_thread>;
   };
-  template <int Threads, int CountsPerThread>
-  using count_block_scan = block_scan_hillis_steele<unsigned, Threads, CountsPerThread>;
+  template <class Counts, int Threads>
+  using count_block_scan = block_scan_hillis_steele<Counts, Threads, 1>;
   template <class T>
   static constexpr bool has_large_tuning = false;
 };
 
 // Items per thread for stream compaction: 128 bytes a thread, as the matrix scan's rows, rounded down to
-// a power of two (so the counts per thread are one too, as the tree scans need) and at most 32 (the
-// selection flags are bits of one word).
+// a power of two and at most 32 (the selection flags are bits of one word).
 template <class T>
 constexpr int select_items_per_thread() {
   int items = 128 / static_cast<int>(sizeof(T));
@@ -183,7 +182,7 @@ constexpr int select_items_per_thread() {
 }
 
 // Stream compaction (agent_select.cuh) for every algorithm: the tile shape of the matrix scan's
-// single pass; the algorithm contributes the block scan of the per-vector selection counts.
+// single pass; the algorithm contributes the block scan of the threads' packed selection counts.
 template <class Algorithm, class T>
 struct select_tuning {
   static constexpr int threads = 128;
@@ -192,7 +191,8 @@ struct select_tuning {
   static constexpr int vector = vector_for<T, items_per_thread>();
   static constexpr int lookback_tiles_per_lane = 1;
   static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;
-  using count_scan = typename Algorithm::template count_block_scan<threads, items_per_thread / vector>;
+  template <class Counts>
+  using count_scan = typename Algorithm::template count_block_scan<Counts, threads>;
 };
 
 }  // namespace fastscan::detail

@@ -4,11 +4,13 @@
 // A tile is loaded in the scans' striped arrangement (16-byte vectors where memory allows). Each
 // thread turns its items into selection flags, bits of one word (a selector below says how: a
 // predicate of the item or of a stencil item, or "differs from its predecessor"), and counts the
-// selected items of each of its vectors. Those counts, one per vector, striped like the vectors, are
-// scanned by the algorithm's own block scan (Tuning::count_scan): vectors hold consecutive elements,
-// so a vector's scanned count plus the selected bits below an item in that vector is the item's rank
-// among the tile's selected items. Scanning a count per vector rather than a flag per item keeps the
-// block scan's work and registers small (a flag array per item spilled under the register budget).
+// selected items of each of its vectors. Vector j of every thread forms row j of the tile (threads in
+// order), so a vector's rank among the tile's selected items is the totals of the rows before j plus
+// the counts of row j's vectors in lower threads. One block scan gives all of those at once: each
+// thread's counts are packed, 16 bits each, into one value (packed_counts), and the algorithm's own
+// block scan (Tuning::count_scan) scans one such value per thread with a field-wise sum; its aggregate
+// holds the row totals. A flag per item, or a count per vector, through the block scan was slower:
+// more registers (spills) and, for the tree scans, a deeper tree.
 // The tiles' counts are joined by the single-pass look-back over 64-bit counts (any size), from the
 // block scan's prefix callback. Selected items are then compacted in shared memory (rejected ones
 // after them when they have an output of their own) and written by consecutive threads to
@@ -24,6 +26,7 @@
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/uninitialized.cuh>
+#include <fastscan/detail/warp/warp_shuffle.cuh>
 
 #include <cuda/std/functional>
 
@@ -63,27 +66,28 @@ struct select_by_stencil {
 };
 
 // Selects item i when i == 0 or !equal(item i-1, item i): the first of each run of equal items
-// (unique_copy). The predecessor is in registers inside a vector, else read again (an L1 hit mostly).
+// (unique_copy). The predecessor is in registers inside a vector, else in the lane below (the last
+// item of its vector in the same row), else, for lane 0, read again (an L1 hit mostly).
 template <class EqualOp>
 struct select_run_heads {
   EqualOp equal;
   template <class Io, class InputIt, class T, int Items>
   __device__ unsigned flags(InputIt input, offset_t tile_base, int valid, T (&items)[Items]) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
     unsigned bits = 0;
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       const int e = Io::element(k);
-      if (e >= valid) continue;
       bool head;
       if (k % Io::vector != 0) {
         head = !static_cast<bool>(equal(items[k - 1], items[k]));
-      } else if (tile_base + e == 0) {
-        head = true;
       } else {
-        const T before = input[tile_base + e - 1];
-        head = !static_cast<bool>(equal(before, items[k]));
+        const T from_lower_lane = shuffle_any<shuffle_from::lower_lane>(items[k + Io::vector - 1], 1);
+        if (lane > 0) head = !static_cast<bool>(equal(from_lower_lane, items[k]));
+        else if (tile_base + e == 0) head = true;
+        else head = !static_cast<bool>(equal(static_cast<T>(input[tile_base + e - 1]), items[k]));
       }
-      if (head) bits |= 1u << k;
+      if (e < valid && head) bits |= 1u << k;
     }
     return bits;
   }
@@ -92,6 +96,32 @@ struct select_run_heads {
 // The output of rejected items when they have none (copy_if and its relatives).
 struct no_output {};
 
+// A thread's selected counts, one per vector, 16 bits each, two to a 32-bit word. Summed word by
+// word, fields never carry into each other: a row of the tile totals at most threads * vector < 2^16.
+template <int Fields>
+struct packed_counts {
+  static constexpr int words = (Fields + 1) / 2;
+  unsigned word[words];
+
+  __device__ unsigned field(int j) const { return (word[j / 2] >> (16 * (j % 2))) & 0xffffu; }
+  __device__ unsigned total() const {
+    unsigned sum = 0;
+#pragma unroll
+    for (int i = 0; i < words; ++i) sum += (word[i] & 0xffffu) + (word[i] >> 16);
+    return sum;
+  }
+};
+
+struct add_packed_counts {
+  template <int Fields>
+  __device__ packed_counts<Fields> operator()(packed_counts<Fields> const& a, packed_counts<Fields> const& b) const {
+    packed_counts<Fields> sum;
+#pragma unroll
+    for (int i = 0; i < packed_counts<Fields>::words; ++i) sum.word[i] = a.word[i] + b.word[i];
+    return sum;
+  }
+};
+
 template <class Tuning>
 struct agent_select {
   static constexpr int threads = Tuning::threads;
@@ -99,10 +129,11 @@ struct agent_select {
   static constexpr int tile_items = Tuning::tile_items;
   static constexpr int vector = Tuning::vector;
   static constexpr int counts_per_thread = items_per_thread / vector;
-  using count_t = unsigned;  // counts inside a tile
-  using count_scan = typename Tuning::count_scan;
+  using counts_t = packed_counts<counts_per_thread>;
+  using count_scan = typename Tuning::template count_scan<counts_t>;
   using io = tile_io<threads, items_per_thread, vector>;
   static_assert(items_per_thread <= 32, "selection flags are bits of one word");
+  static_assert(threads * vector < (1 << 16), "a row's count must fit its 16-bit field");
 
   template <class T>
   struct temp_storage {
@@ -115,20 +146,21 @@ struct agent_select {
   };
 
   // The block scan's prefix callback (warp 0): the look-back over the tiles' counts. The carry goes to
-  // shared memory; the block scan itself gets none, so it scans the tile alone in 32 bits.
+  // shared memory; the block scan itself gets none, so it scans the tile alone in 16-bit fields.
   struct carry_prefix {
     single_pass_prefix<offset_t, ::cuda::std::plus<offset_t>, Tuning::lookback_tiles_per_lane> counts;
     offset_t& carry;
     offset_t* total;  // written by the last tile
     bool last;
 
-    __device__ maybe<count_t> operator()(count_t const& tile_count) const {
-      const maybe<offset_t> before = counts(static_cast<offset_t>(tile_count));
+    __device__ maybe<counts_t> operator()(counts_t const& row_totals) const {
+      const offset_t tile_count = row_totals.total();
+      const maybe<offset_t> before = counts(tile_count);
       if (threadIdx.x == 0) {
         carry = before.valid ? before.value : 0;
         if (last) *total = carry + tile_count;
       }
-      return none<count_t>();
+      return none<counts_t>();
     }
   };
 
@@ -152,43 +184,51 @@ struct agent_select {
     // items where they are used and spills some 130 bytes a thread under the register budget.
     asm volatile("" : "+r"(flags));
 
-    // Selected items of each vector, then their ranks among the tile's selected items.
+    // Selected items of each vector, packed; scanned over the threads, row by row.
     constexpr unsigned vector_mask = vector == 32 ? ~0u : (1u << vector) - 1u;
-    count_t ranks[counts_per_thread];
+    counts_t counts[1];
 #pragma unroll
-    for (int j = 0; j < counts_per_thread; ++j) ranks[j] = __popc((flags >> (j * vector)) & vector_mask);
+    for (int i = 0; i < counts_t::words; ++i) counts[0].word[i] = 0;
+#pragma unroll
+    for (int j = 0; j < counts_per_thread; ++j)
+      counts[0].word[j / 2] |= static_cast<unsigned>(__popc((flags >> (j * vector)) & vector_mask)) << (16 * (j % 2));
     const carry_prefix prefix{{state, tile, !last, ::cuda::std::plus<offset_t>{}, none<offset_t>()}, storage.carry,
                               total, last};
-    const count_t tile_count =
-        count_scan(storage.work.scan).template scan<scan_kind::inclusive>(ranks, ::cuda::std::plus<count_t>{}, prefix);
+    const counts_t row_totals =
+        count_scan(storage.work.scan).template scan<scan_kind::inclusive>(counts, add_packed_counts{}, prefix);
     const offset_t carry = storage.carry;  // written by the prefix callback, before the block scan's barriers
+    const int tile_count = static_cast<int>(row_totals.total());
     __syncthreads();                       // the block scan's storage becomes the compacted items
 
+    int rows_before = 0;  // selected items in the rows before vector j's
 #pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      const int j = k / vector;
+    for (int j = 0; j < counts_per_thread; ++j) {
       const unsigned vector_bits = (flags >> (j * vector)) & vector_mask;
-      const int lane_in_vector = k % vector;
-      // Selected items of this vector before item k, and the vector's exclusive rank.
-      const count_t before = __popc(vector_bits & ((1u << lane_in_vector) - 1u));
-      const count_t rank = ranks[j] - __popc(vector_bits) + before;
-      if ((flags >> k) & 1u) {
-        storage.work.items[static_cast<int>(rank)] = items[k];
-      } else if constexpr (!std::is_same_v<RejectedIt, no_output>) {
-        const int e = io::element(k);
-        if (e < valid) storage.work.items[static_cast<int>(tile_count) + e - static_cast<int>(rank)] = items[k];
+      // Selected items of row j in lower threads: the inclusive scan less this vector's own.
+      const int vector_rank = rows_before + static_cast<int>(counts[0].field(j)) - __popc(vector_bits);
+#pragma unroll
+      for (int i = 0; i < vector; ++i) {
+        const int k = j * vector + i;
+        const int rank = vector_rank + __popc(vector_bits & ((1u << i) - 1u));
+        if ((flags >> k) & 1u) {
+          storage.work.items[rank] = items[k];
+        } else if constexpr (!std::is_same_v<RejectedIt, no_output>) {
+          const int e = io::element(k);
+          if (e < valid) storage.work.items[tile_count + e - rank] = items[k];
+        }
       }
+      rows_before += static_cast<int>(row_totals.field(j));
     }
     __syncthreads();
 
     if constexpr (std::is_same_v<RejectedIt, no_output>) {
-      for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(tile_count); i += threads)
+      for (int i = static_cast<int>(threadIdx.x); i < tile_count; i += threads)
         selected_out[carry + i] = storage.work.items[i];
     } else {
       const offset_t rejected_carry = tile_base - carry;
       for (int i = static_cast<int>(threadIdx.x); i < valid; i += threads) {
-        if (i < static_cast<int>(tile_count)) selected_out[carry + i] = storage.work.items[i];
-        else rejected_out[rejected_carry + (i - static_cast<int>(tile_count))] = storage.work.items[i];
+        if (i < tile_count) selected_out[carry + i] = storage.work.items[i];
+        else rejected_out[rejected_carry + (i - tile_count)] = storage.work.items[i];
       }
     }
   }
