@@ -78,16 +78,17 @@ struct select_run_heads {
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       const int e = Io::element(k);
-      bool head;
+      bool head = false;
       if (k % Io::vector != 0) {
-        head = !static_cast<bool>(equal(items[k - 1], items[k]));
+        if (e < valid) head = !static_cast<bool>(equal(items[k - 1], items[k]));
       } else {
-        const T from_lower_lane = shuffle_any<shuffle_from::lower_lane>(items[k + Io::vector - 1], 1);
-        if (lane > 0) head = !static_cast<bool>(equal(from_lower_lane, items[k]));
+        const T from_lower_lane = shuffle_any<shuffle_from::lower_lane>(items[k + Io::vector - 1], 1);  // every lane
+        if (e >= valid) head = false;
+        else if (lane > 0) head = !static_cast<bool>(equal(from_lower_lane, items[k]));
         else if (tile_base + e == 0) head = true;
         else head = !static_cast<bool>(equal(static_cast<T>(input[tile_base + e - 1]), items[k]));
       }
-      if (e < valid && head) bits |= 1u << k;
+      if (head) bits |= 1u << k;
     }
     return bits;
   }
