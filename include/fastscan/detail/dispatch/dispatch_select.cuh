@@ -1,6 +1,6 @@
 #pragma once
 // Host side of stream compaction (agent_select.cuh): one kernel launch over the tiles, with the
-// single-pass driver's tile state (dispatch_single_pass.cuh), then the selected count read back,
+// single-pass driver's tile state (dispatch_single_pass.cuh), then a wait for the selected count,
 // since the caller's result iterators depend on it (as with Thrust's own copy_if).
 
 #include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
@@ -10,6 +10,29 @@
 #include <thrust/iterator/reverse_iterator.h>
 
 namespace fastscan::detail {
+
+// Where the select kernel leaves the selected count for the host: pinned, mapped host memory, one slot
+// per host thread (a call waits for its kernel before returning, so the slot is free again by the
+// next call). The kernel's store lands on the host directly: no copy to launch, no temporary
+// allocation, one synchronisation.
+class host_count_slot {
+ public:
+  static cudaError_t get(offset_t*& slot) {
+    thread_local host_count_slot owner;
+    if (owner.slot_ == nullptr) {
+      FASTSCAN_CUDA_TRY(cudaHostAlloc(reinterpret_cast<void**>(&owner.slot_), sizeof(offset_t),
+                                      cudaHostAllocMapped | cudaHostAllocPortable));
+    }
+    slot = owner.slot_;
+    return cudaSuccess;
+  }
+  ~host_count_slot() {
+    if (slot_ != nullptr) cudaFreeHost(slot_);  // may fail harmlessly once the runtime is shutting down
+  }
+
+ private:
+  offset_t* slot_ = nullptr;
+};
 
 // Selects the items of [input, input + n) that `selector` picks into selected_out, in order, and the
 // others into rejected_out (no_output: dropped); `selected` receives their number once the kernel is
@@ -22,7 +45,8 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
   const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
-  offset_t* total = arena.allocate<offset_t>(1);
+  offset_t* total = nullptr;
+  if (!arena.measuring()) FASTSCAN_CUDA_TRY(host_count_slot::get(total));
   const bool vectorized = vector_access_possible<T, tuning::vector>(input);
   const auto kernel = select_kernel<tuning, T, InputIt, Selector, SelectedIt, RejectedIt>;
   block_storage_launch storage;
@@ -34,8 +58,9 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
     return cudaGetLastError();
   }));
   if (arena.measuring()) return cudaSuccess;
-  FASTSCAN_CUDA_TRY(cudaMemcpyAsync(&selected, total, sizeof(offset_t), cudaMemcpyDeviceToHost, stream));
-  return cudaStreamSynchronize(stream);
+  FASTSCAN_CUDA_TRY(cudaStreamSynchronize(stream));
+  selected = *static_cast<volatile offset_t*>(total);
+  return cudaSuccess;
 }
 
 // In-place partition of [first, first + n): selected items stay in front, in place, in order; the
