@@ -14,6 +14,8 @@
 #include <thrust/remove.h>
 #include <thrust/unique.h>
 
+#include <thread>
+
 namespace fastscan_test {
 namespace {
 
@@ -344,6 +346,37 @@ TYPED_TEST(select_test, SeveralStreamsAtOnce) {
     }
   }
   for (auto stream : s) ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// Host threads calling at once (each has its own slot for the selected count), every result checked.
+TYPED_TEST(select_test, SeveralHostThreadsAtOnce) {
+  constexpr int host_threads = 4;
+  std::vector<std::string> failures(host_threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < host_threads; ++t) {
+    workers.emplace_back([t, &failures] {
+      for (int call = 0; call < 20; ++call) {
+        const std::size_t n = 1000 + static_cast<std::size_t>(splitmix64(t * 100 + call) % 300000);
+        const auto input = random_vector<std::uint32_t>(n, 3000 + t * 100 + call);
+        thrust::device_vector<std::uint32_t> d_in(input.begin(), input.end());
+        thrust::device_vector<std::uint32_t> d_out(n);
+        const int permille = (t * 250 + call * 37) % 1001;
+        const auto kept =
+            thrust::copy_if(TypeParam::blocking, d_in.begin(), d_in.end(), d_out.begin(), keep_fraction{permille}) -
+            d_out.begin();
+        std::vector<std::uint32_t> reference;
+        for (auto x : input)
+          if (keep_fraction{permille}(x)) reference.push_back(x);
+        std::vector<std::uint32_t> got(d_out.begin(), d_out.begin() + kept);
+        if (got != reference) {
+          failures[t] = "thread " + std::to_string(t) + ", call " + std::to_string(call) + ", n = " + std::to_string(n);
+          return;
+        }
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  for (auto const& f : failures) EXPECT_TRUE(f.empty()) << f;
 }
 
 // More than 2^32 elements: 64-bit counts and offsets in the look-back and the scatter.
