@@ -367,7 +367,12 @@ TYPED_TEST(select_test, SeveralHostThreadsAtOnce) {
         std::vector<std::uint32_t> reference;
         for (auto x : input)
           if (keep_fraction{permille}(x)) reference.push_back(x);
-        std::vector<std::uint32_t> got(d_out.begin(), d_out.begin() + kept);
+        std::vector<std::uint32_t> got(static_cast<std::size_t>(kept));
+        if (kept > 0 && cudaMemcpy(got.data(), thrust::raw_pointer_cast(d_out.data()), got.size() * sizeof(std::uint32_t),
+                                   cudaMemcpyDeviceToHost) != cudaSuccess) {
+          failures[t] = "copying the result back failed";
+          return;
+        }
         if (got != reference) {
           failures[t] = "thread " + std::to_string(t) + ", call " + std::to_string(call) + ", n = " + std::to_string(n);
           return;
