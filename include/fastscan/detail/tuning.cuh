@@ -170,23 +170,13 @@ struct hillis_steele_algorithm {
   static constexpr bool has_large_tuning = false;
 };
 
-// Items per thread for stream compaction: 128 bytes a thread, as the matrix scan's rows, rounded down to
-// a power of two and at most 32 (the selection flags are bits of one word).
-template <class T>
-constexpr int select_items_per_thread() {
-  int items = 128 / static_cast<int>(sizeof(T));
-  items = items < 1 ? 1 : items > 32 ? 32 : items;
-  int power = 1;
-  while (power * 2 <= items) power *= 2;
-  return power;
-}
-
 // Stream compaction (agent_select.cuh) for every algorithm: the tile shape of the matrix scan's
-// single pass; the algorithm contributes the block scan of the threads' packed selection counts.
+// single pass (at most 32 items a thread: the selection flags are bits of one word); the algorithm
+// contributes the block scan of the threads' packed selection counts.
 template <class Algorithm, class T>
 struct select_tuning {
   static constexpr int threads = 128;
-  static constexpr int items_per_thread = select_items_per_thread<T>();
+  static constexpr int items_per_thread = matrix_items_per_thread<T>();
   static constexpr int tile_items = threads * items_per_thread;
   static constexpr int vector = vector_for<T, items_per_thread>();
   static constexpr int lookback_tiles_per_lane = 1;

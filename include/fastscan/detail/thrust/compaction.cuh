@@ -142,13 +142,20 @@ It remove(execution_policy<Derived, Algorithm>& policy, It first, It last, T con
 
 // ---- partition_copy, stable_partition_copy (the same: Thrust's partition_copy is stable too) -------
 
+template <class Derived, class Algorithm, class InputIt, class Selector, class SelectedIt, class RejectedIt>
+thrust::pair<SelectedIt, RejectedIt> run_partition_copy(execution_policy<Derived, Algorithm>& policy, InputIt first,
+                                                        InputIt last, Selector selector, SelectedIt selected_out,
+                                                        RejectedIt rejected_out, const char* algorithm_call) {
+  const offset_t selected = run_select(policy, first, last, selector, selected_out, rejected_out, algorithm_call);
+  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+}
+
 template <class Derived, class Algorithm, class InputIt, class SelectedIt, class RejectedIt, class Pred>
 thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy, InputIt first,
                                                     InputIt last, SelectedIt selected_out, RejectedIt rejected_out,
                                                     Pred pred) {
-  const offset_t selected =
-      run_select(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out, "partition_copy");
-  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+  return run_partition_copy(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out,
+                            "partition_copy");
 }
 
 template <class Derived, class Algorithm, class InputIt, class StencilIt, class SelectedIt, class RejectedIt,
@@ -156,18 +163,16 @@ template <class Derived, class Algorithm, class InputIt, class StencilIt, class 
 thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy, InputIt first,
                                                     InputIt last, StencilIt stencil, SelectedIt selected_out,
                                                     RejectedIt rejected_out, Pred pred) {
-  const offset_t selected =
-      run_select(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out, "partition_copy");
-  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+  return run_partition_copy(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
+                            "partition_copy");
 }
 
 template <class Derived, class Algorithm, class InputIt, class SelectedIt, class RejectedIt, class Pred>
 thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(execution_policy<Derived, Algorithm>& policy,
                                                            InputIt first, InputIt last, SelectedIt selected_out,
                                                            RejectedIt rejected_out, Pred pred) {
-  const offset_t selected = run_select(policy, first, last, selector_for(no_stencil{}, pred), selected_out,
-                                       rejected_out, "stable_partition_copy");
-  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+  return run_partition_copy(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out,
+                            "stable_partition_copy");
 }
 
 template <class Derived, class Algorithm, class InputIt, class StencilIt, class SelectedIt, class RejectedIt,
@@ -176,9 +181,8 @@ thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(execution_policy<Deri
                                                            InputIt first, InputIt last, StencilIt stencil,
                                                            SelectedIt selected_out, RejectedIt rejected_out,
                                                            Pred pred) {
-  const offset_t selected = run_select(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
-                                       "stable_partition_copy");
-  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+  return run_partition_copy(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
+                            "stable_partition_copy");
 }
 
 // ---- partition, stable_partition (in place) -------------------------------------------------------
