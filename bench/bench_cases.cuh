@@ -57,6 +57,8 @@ template <> inline const char* type_name<std::int32_t>() { return "int32"; }
 template <> inline const char* type_name<float>() { return "float"; }
 template <> inline const char* type_name<std::int64_t>() { return "int64"; }
 template <> inline const char* type_name<double>() { return "double"; }
+template <> inline const char* type_name<std::uint32_t>() { return "uint32"; }
+template <> inline const char* type_name<std::uint64_t>() { return "uint64"; }
 
 // The contenders a sweep measures: all of them in the quick sweep; in the full sweep those the paper's
 // figures need (memcpy for the limit, CUB for the baseline, matrix and the tree).
@@ -70,5 +72,6 @@ inline std::vector<contender> sweep_contenders(bool full) {
 void register_scans(std::vector<std::size_t> const& sizes, bool full);
 void register_scans_by_key(std::vector<std::size_t> const& sizes, bool full);
 void register_selects(std::vector<std::size_t> const& sizes, bool full);
+void register_sorts(std::vector<std::size_t> const& sizes, bool full);
 
 }  // namespace fastscan_bench

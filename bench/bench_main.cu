@@ -198,7 +198,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
       std::printf(
           "fastscan_bench [--full] [Google Benchmark flags]\n"
-          "  Compares fastscan's scans with cub::DeviceScan, thrust::cuda::par and a device memcpy on this\n"
+          "  Compares fastscan's scans, compaction and radix sorts with CUB (DeviceScan, DeviceSelect,\n"
+          "  DeviceRadixSort), thrust::cuda::par and a device memcpy on this\n"
           "  machine's GPU, then prints a table of effective bandwidths with ratios to CUB and memcpy.\n"
           "  --full   the matrix-scan paper's experiments over its size protocol (2^10 .. 2^30)\n"
           "  FASTSCAN_BENCH_SHAPES=1 adds the block-shape experiments (shape_exclusive rows).\n"
@@ -236,6 +237,7 @@ int main(int argc, char** argv) {
   register_scans(sizes, full);
   register_scans_by_key(sizes, full);
   register_selects(sizes, full);
+  register_sorts(sizes, full);
 
   cudaDeviceProp prop{};
   FASTSCAN_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));

@@ -1,4 +1,4 @@
-// Host-only checks that need no GPU: every overridden Thrust scan and compaction call, in every arity and policy
+// Host-only checks that need no GPU: every overridden Thrust scan, compaction and sort call, in every arity and policy
 // spelling, reaches fastscan; algorithms fastscan does not override (thrust::reduce) do not; and the
 // policies carry their stream and synchronisation behaviour as thrust::cuda::par does.
 // Empty ranges keep the calls off the device: a nosync policy then makes no CUDA call at all.
@@ -10,6 +10,7 @@
 #include <thrust/partition.h>
 #include <thrust/reduce.h>
 #include <thrust/remove.h>
+#include <thrust/sort.h>
 #include <thrust/unique.h>
 #include <thrust/transform_scan.h>
 
@@ -93,10 +94,20 @@ unsigned long long scans_reaching_fastscan(Policy policy) {
   attempt([&] { thrust::unique_copy(policy, p, p, p, thrust::equal_to<int>{}); });
   attempt([&] { thrust::unique(policy, p, p); });
   attempt([&] { thrust::unique(policy, p, p, thrust::equal_to<int>{}); });
+  // Radix sorts.
+  attempt([&] { thrust::sort(policy, p, p); });
+  attempt([&] { thrust::sort(policy, p, p, thrust::less<int>{}); });
+  attempt([&] { thrust::sort(policy, p, p, thrust::greater<int>{}); });
+  attempt([&] { thrust::stable_sort(policy, p, p); });
+  attempt([&] { thrust::stable_sort(policy, p, p, thrust::greater<>{}); });
+  attempt([&] { thrust::sort_by_key(policy, p, p, p); });
+  attempt([&] { thrust::sort_by_key(policy, p, p, p, thrust::greater<int>{}); });
+  attempt([&] { thrust::stable_sort_by_key(policy, p, p, p); });
+  attempt([&] { thrust::stable_sort_by_key(policy, p, p, p, ::cuda::std::less<int>{}); });
   return scans_dispatched() - before;
 }
 
-constexpr unsigned long long overridden_calls = 38;
+constexpr unsigned long long overridden_calls = 47;
 
 template <class Under>
 void check_every_spelling() {

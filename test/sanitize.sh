@@ -53,6 +53,13 @@ run memcheck memcheck_select select_test '*CopyIfKeeps*:*PartitionCopy*:*Partiti
 run racecheck racecheck_select select_test '*/matrix.*Unique*:*/blelloch.*PartitionCopy*:*/hillis_steele.*RemoveInPlace*' &
 run synccheck synccheck_select select_test '*/matrix.*PartitionInPlace*:*/blelloch.*EveryElementWidth*' &
 wait
+# Radix sort (histogram, digit starts, onesweep passes, gather): every family, keys and pairs, portions.
+export FASTSCAN_TEST_MAX_N=262144
+run memcheck memcheck_sort sort_test '*SortsKeys*:*SortsPairs*:*Portions*:*SixtyFour*' &
+run memcheck memcheck_sort_types sort_types_test '*/matrix.*' &
+run racecheck racecheck_sort sort_test '*/matrix.*SortsPairs*:*/blelloch.*Portions*:*/hillis_steele.*SortsKeys*' &
+run synccheck synccheck_sort sort_test '*/matrix.*SortsPairs*:*/blelloch.*SortsKeys*' &
+wait
 # The runs went to the background, so judge them by their logs.
 for log in "$logs"/memcheck_*.log "$logs"/racecheck_*.log "$logs"/synccheck_*.log; do
   grep -qE "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log" && grep -q "PASSED" "$log" || status=1

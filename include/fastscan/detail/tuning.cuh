@@ -15,6 +15,9 @@
 #include <fastscan/detail/block/block_scan_matrix.cuh>
 #include <fastscan/detail/block/block_segmented_scan_matrix.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/radix_key.cuh>
+
+#include <type_traits>
 
 namespace fastscan::detail {
 
@@ -135,7 +138,7 @@ struct blelloch_algorithm {
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;  // the conflict-free offsets assume plain striping
     static constexpr int lookback_tiles_per_lane = 1;
-    static constexpr int min_blocks_per_sm = 1;
+    static constexpr int min_blocks_per_sm = 2;
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_blelloch<T, threads, items_per_thread, true>;
@@ -159,7 +162,7 @@ struct hillis_steele_algorithm {
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;
     static constexpr int lookback_tiles_per_lane = 1;
-    static constexpr int min_blocks_per_sm = 1;
+    static constexpr int min_blocks_per_sm = 2;
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_hillis_steele<T, threads, items_per_thread>;
@@ -183,6 +186,25 @@ struct select_tuning {
   static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;
   template <class Counts>
   using count_scan = typename Algorithm::template count_block_scan<Counts, threads>;
+};
+
+// Radix sort (agent_radix_sort_onesweep.cuh) for every algorithm: 8-bit digits, one digit per thread
+// (256 threads), items per thread shrinking with the bytes a key and its value take. The algorithm
+// contributes the block scan of the digit counts, in each tile and over the whole input (digit_scan).
+// portion_items: the most items one launch of a pass sorts (its counts must stay below 2^30); a
+// multiple of the tile.
+template <class Algorithm, class Key, class Value>
+struct radix_sort_tuning {
+  static constexpr int item_bytes = static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
+  static constexpr int threads = radix_digits;
+  static constexpr int items_per_thread = item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
+  static constexpr int tile_items = threads * items_per_thread;
+  static constexpr int min_blocks_per_sm = 2;
+  static constexpr int histogram_threads = 256;
+  static constexpr int histogram_items_per_thread = sizeof(Key) <= 4 ? 16 : 8;
+  static constexpr offset_t portion_items = ((offset_t{1} << 29) / tile_items) * tile_items;
+  template <class Count>
+  using digit_scan = typename Algorithm::template count_block_scan<Count, threads>;
 };
 
 }  // namespace fastscan::detail

@@ -1,0 +1,148 @@
+// Radix sort through fastscan's policies against cub::DeviceRadixSort and thrust::cuda::par:
+//   sort of uint32, float and uint64 keys, uniform (every bit random; floats uniform in [-1, 1)) and
+//     few distinct (16 values spread over every digit);
+//   sort_by_key of uint32 keys with uint32 values, uniform and few distinct.
+// Bytes a sort must move: its keys (and values) read once and written once. Each iteration sorts a
+// fresh copy of the input (copied before the timed region). CUB runs as Thrust's CUDA backend calls
+// it: a DoubleBuffer with a second buffer allocated once, the result left in whichever buffer it ends.
+
+#include "bench_cases.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <thrust/sort.h>
+
+namespace fastscan_bench {
+namespace {
+
+enum class distribution { uniform, few_distinct };
+
+__host__ __device__ inline std::uint32_t hash32(std::uint64_t i, std::uint32_t seed) {
+  std::uint32_t x = static_cast<std::uint32_t>(i) * 0x9E3779B9u ^ static_cast<std::uint32_t>(i >> 32) ^ seed;
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+template <class Key>
+__global__ void make_keys(Key* keys, std::size_t n, distribution d, std::uint32_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t h = hash32(i, seed);
+    if (d == distribution::few_distinct) {
+      keys[i] = static_cast<Key>((h % 16u) * 0x9E3779B97F4A7C15ull);
+    } else if constexpr (std::is_same_v<Key, float>) {
+      keys[i] = static_cast<float>(h >> 8) * 0x1.0p-23f - 1.0f;
+    } else if constexpr (sizeof(Key) == 8) {
+      keys[i] = (static_cast<Key>(h) << 32) | hash32(i, seed ^ 0x5bd1e995u);
+    } else {
+      keys[i] = static_cast<Key>(h);
+    }
+  }
+}
+
+template <class Key, class Value, distribution Distribution>
+void run_sort(benchmark::State& state, contender who, std::size_t n, layout) {
+  constexpr bool pairs = !std::is_void_v<Value>;
+  using value_t = std::conditional_t<pairs, Value, char>;
+  cudaStream_t stream;
+  FASTSCAN_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  Key *source = nullptr, *keys = nullptr, *other_keys = nullptr;
+  value_t *values = nullptr, *other_values = nullptr;
+  FASTSCAN_BENCH_CHECK(cudaMalloc(&source, n * sizeof(Key)));
+  FASTSCAN_BENCH_CHECK(cudaMalloc(&keys, n * sizeof(Key)));
+  make_keys<<<1024, 256, 0, stream>>>(source, n, Distribution, 777);
+  if constexpr (pairs) FASTSCAN_BENCH_CHECK(cudaMalloc(&values, n * sizeof(value_t)));
+  void* cub_temp = nullptr;
+  std::size_t cub_temp_bytes = 0;
+  cub::DoubleBuffer<Key> key_buffers(keys, nullptr);
+  cub::DoubleBuffer<value_t> value_buffers(values, nullptr);
+  auto run_cub = [&] {
+    const int items = static_cast<int>(n);
+    if constexpr (pairs) return cub::DeviceRadixSort::SortPairs(cub_temp, cub_temp_bytes, key_buffers, value_buffers, items, 0,
+                                                                static_cast<int>(sizeof(Key) * 8), stream);
+    else return cub::DeviceRadixSort::SortKeys(cub_temp, cub_temp_bytes, key_buffers, items, 0,
+                                               static_cast<int>(sizeof(Key) * 8), stream);
+  };
+  if (who == contender::cub) {
+    FASTSCAN_BENCH_CHECK(cudaMalloc(&other_keys, n * sizeof(Key)));
+    if constexpr (pairs) FASTSCAN_BENCH_CHECK(cudaMalloc(&other_values, n * sizeof(value_t)));
+    key_buffers = cub::DoubleBuffer<Key>(keys, other_keys);
+    value_buffers = cub::DoubleBuffer<value_t>(values, other_values);
+    FASTSCAN_BENCH_CHECK(run_cub());
+    FASTSCAN_BENCH_CHECK(cudaMalloc(&cub_temp, cub_temp_bytes));
+  }
+  const std::size_t copy_bytes = n * (sizeof(Key) + (pairs ? sizeof(value_t) : 0));
+  auto call = [&](auto policy) {
+    if constexpr (pairs) thrust::sort_by_key(policy, keys, keys + n, values);
+    else thrust::sort(policy, keys, keys + n);
+  };
+  auto run_once = [&] {
+    switch (who) {
+      case contender::memcpy:
+        FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(keys, source, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+        if constexpr (pairs) FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(values, source, copy_bytes - n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+        break;
+      case contender::cub:
+        key_buffers = cub::DoubleBuffer<Key>(keys, other_keys);
+        value_buffers = cub::DoubleBuffer<value_t>(values, other_values);
+        FASTSCAN_BENCH_CHECK(run_cub());
+        break;
+      case contender::thrust_par: call(thrust::cuda::par_nosync.on(stream)); break;
+      case contender::matrix: call(fastscan::matrix_nosync.on(stream)); break;
+      case contender::blelloch: call(fastscan::blelloch_nosync.on(stream)); break;
+      default: call(fastscan::hillis_steele_nosync.on(stream)); break;
+    }
+  };
+  auto restore_input = [&] {
+    FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(keys, source, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+  };
+  for (int i = 0; i < 3; ++i) {  // warm-up: module load, pool growth
+    restore_input();
+    run_once();
+  }
+  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  for (auto _ : state) {
+    if (who != contender::memcpy) restore_input();
+    event_timer timer(state, stream);
+    run_once();
+  }
+  FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  FASTSCAN_BENCH_CHECK(cudaGetLastError());
+  cudaFree(cub_temp);
+  cudaFree(other_values);
+  cudaFree(other_keys);
+  cudaFree(values);
+  cudaFree(keys);
+  cudaFree(source);
+  cudaStreamDestroy(stream);
+}
+
+template <class Key, class Value, distribution Distribution>
+void register_sort(std::string const& algorithm, std::vector<std::size_t> const& sizes) {
+  const std::vector<contender> who = {contender::memcpy,   contender::cub,      contender::thrust_par,
+                                      contender::matrix,   contender::blelloch, contender::hillis_steele};
+  double item_bytes = sizeof(Key);
+  if constexpr (!std::is_void_v<Value>) item_bytes += sizeof(Value);
+  for (std::size_t n : sizes)
+    register_case(algorithm, type_name<Key>(), n, who, 2.0 * item_bytes * static_cast<double>(n),
+                  &run_sort<Key, Value, Distribution>, layout::best);
+}
+
+}  // namespace
+
+void register_sorts(std::vector<std::size_t> const& sizes, bool full) {
+  if (full) return;  // the quick sweep covers 2^20 .. 2^28
+  std::vector<std::size_t> sort_sizes;
+  for (std::size_t n : sizes)
+    if (n >= (std::size_t{1} << 20) && (n & (n - 1)) == 0 && __builtin_ctzll(n) % 4 == 0) sort_sizes.push_back(n);
+  register_sort<std::uint32_t, void, distribution::uniform>("sort", sort_sizes);
+  register_sort<float, void, distribution::uniform>("sort", sort_sizes);
+  register_sort<std::uint64_t, void, distribution::uniform>("sort", sort_sizes);
+  register_sort<std::uint32_t, void, distribution::few_distinct>("sort_few16", sort_sizes);
+  register_sort<std::uint32_t, std::uint32_t, distribution::uniform>("sort_by_key", sort_sizes);
+  register_sort<std::uint32_t, std::uint32_t, distribution::few_distinct>("sort_by_key_few16", sort_sizes);
+}
+
+}  // namespace fastscan_bench

@@ -1,0 +1,80 @@
+#pragma once
+// Before the passes of a radix sort: every pass's digit counts in one read of the keys, then where each
+// digit's keys start in every pass's output, which is an exclusive scan of the counts over the digits
+// run with the algorithm's own block scan (one digit per thread).
+//
+// These are the starts of the first portion of each pass (radix_sort_tuning::portion_items: the most
+// one launch sorts); the last tile of each portion's launch hands the next portion its starts.
+
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/radix_key.cuh>
+
+#include <cuda/std/functional>
+
+namespace fastscan::detail {
+
+template <class Tuning, class Key, bool Descending>
+struct agent_radix_sort_histogram {
+  using key_t = radix_key<Key, Descending>;
+  using bits_t = typename key_t::bits_t;
+  static constexpr int passes = key_t::passes;
+  static constexpr int threads = Tuning::histogram_threads;
+  static constexpr int items_per_thread = Tuning::histogram_items_per_thread;
+
+  struct temp_storage {
+    unsigned counts[passes][radix_digits];
+  };
+
+  // Adds this block's share of the digit counts of keys[0, items) to counts (passes x 256).
+  __device__ static void count_digits(temp_storage& storage, bits_t const* keys, offset_t items,
+                                      unsigned long long* counts) {
+    for (int i = static_cast<int>(threadIdx.x); i < passes * radix_digits; i += threads) (&storage.counts[0][0])[i] = 0;
+    __syncthreads();
+    constexpr offset_t block_items = offset_t{threads} * items_per_thread;
+    for (offset_t base = static_cast<offset_t>(blockIdx.x) * block_items; base < items; base += gridDim.x * block_items) {
+      bits_t block_keys[items_per_thread];
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) {
+        const offset_t at = base + i * threads + threadIdx.x;
+        if (at < items) block_keys[i] = keys[at];
+      }
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) {
+        if (base + i * threads + threadIdx.x < items) {
+#pragma unroll
+          for (int pass = 0; pass < passes; ++pass) atomicAdd(&storage.counts[pass][key_t::digit(block_keys[i], pass)], 1u);
+        }
+      }
+    }
+    __syncthreads();
+    for (int i = static_cast<int>(threadIdx.x); i < passes * radix_digits; i += threads) {
+      const unsigned count = (&storage.counts[0][0])[i];
+      if (count != 0) atomicAdd(counts + i, static_cast<unsigned long long>(count));
+    }
+  }
+};
+
+// Where each digit's keys start in each pass's output (called by the block of pass blockIdx.x, one
+// digit per thread): after every key of a smaller digit.
+template <class Tuning>
+struct agent_radix_sort_digit_starts {
+  using digit_scan = typename Tuning::template digit_scan<offset_t>;
+  using temp_storage = typename digit_scan::temp_storage;
+
+  struct no_carry {
+    __device__ maybe<offset_t> operator()(offset_t const&) const { return none<offset_t>(); }
+  };
+
+  // counts: [pass][digit]; starts: [pass][portion][digit], of which portion 0 is written here.
+  __device__ static void digit_starts(temp_storage& storage, unsigned long long const* counts, offset_t* starts,
+                                      offset_t portions) {
+    const int pass = static_cast<int>(blockIdx.x);
+    const int digit = static_cast<int>(threadIdx.x);
+    const offset_t count = static_cast<offset_t>(counts[pass * radix_digits + digit]);
+    offset_t scanned[1] = {count};
+    digit_scan(storage).template scan<scan_kind::inclusive>(scanned, ::cuda::std::plus<offset_t>{}, no_carry{});
+    starts[pass * portions * radix_digits + digit] = scanned[0] - count;
+  }
+};
+
+}  // namespace fastscan::detail

@@ -1,0 +1,192 @@
+#pragma once
+// One pass of a least-significant-digit radix sort, one tile per block, in one launch: the onesweep
+// structure of Adinets and Merrill ("Onesweep: A Faster Least Significant Digit Radix Sort for GPUs",
+// 2022), which CUB's DeviceRadixSort runs on Hopper.
+//
+// A block draws its tile in launch order, loads the tile's keys warp-striped (each warp one contiguous
+// run, which the stable ranking needs; block_radix_rank.cuh), and ranks their digits of this pass: each
+// key's place in the tile stably sorted by digit, and the tile's count of every digit. The counts go to
+// a per-digit look-back: thread d publishes digit d's count for the tiles after it, then walks back over
+// the tiles before it until one has published an inclusive count, and publishes its own. Digit d's keys
+// of this tile then start at: where digit d starts in the output (the digit counts of the whole input,
+// scanned once before the passes, agent_radix_sort_histogram.cuh), plus digit d's keys in earlier tiles,
+// less the place of digit d's first key in the sorted tile. The last tile of a portion knows every
+// digit's count in the portion, so it gives the next portion its starts (a launch sorts one portion). Keys go to their places in shared memory and
+// from there to global memory, consecutive threads to consecutive places (runs of one digit are
+// contiguous in the output); values follow the same way.
+//
+// The look-back here is not the scans' (single_pass_lookback.cuh): a tile does 256 independent
+// look-backs, one per digit and thread, each over 32-bit words that hold a status and a count, as CUB
+// does. The words are cleared for each launch: every launch clears, spread over its blocks, the words
+// the next launch will use (the launch before the first pass had them cleared by the histogram kernel),
+// so no memset runs between passes. Counts stay below 2^30 because a launch sorts at most one portion
+// of the input (radix_sort_tuning::portion_items).
+
+#include <fastscan/detail/block/block_radix_rank.cuh>
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/radix_key.cuh>
+#include <fastscan/detail/uninitialized.cuh>
+
+#include <type_traits>
+
+namespace fastscan::detail {
+
+// The value type of a sort of keys alone.
+struct keys_only {};
+
+// A digit's status word in the look-back: status in the top two bits, a count below.
+struct digit_status {
+  static constexpr unsigned aggregate = 1u << 30;  // the tile's own count of the digit
+  static constexpr unsigned inclusive = 2u << 30;  // the count of the digit in this tile and all before it
+  static constexpr unsigned count_mask = (1u << 30) - 1u;
+};
+
+__device__ __forceinline__ void store_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned load_relaxed(unsigned const* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// What one launch of a pass works on: a portion of the input, one digit position.
+template <class Bits, class Value>
+struct radix_pass {
+  Bits const* keys_in;           // the portion's keys
+  Bits* keys_out;                // the whole output
+  Value const* values_in;        // the portion's values (keys_only: unused)
+  Value* values_out;
+  offset_t items;                // in the portion
+  offset_t const* digit_starts;  // 256: where the portion's keys of each digit start in the output
+  offset_t* next_digit_starts;   // 256: the next portion's, written by the last tile (null: no next)
+  unsigned* lookback;            // [0]: the tile counter; then 256 status words per tile
+  unsigned* next_lookback;       // the next launch's words, cleared by this one
+  offset_t lookback_words;
+  int pass;                      // the digit: bits [8 * pass, 8 * pass + 8) of the ordered key
+};
+
+template <class Tuning, class Key, bool Descending, class Value>
+struct agent_radix_sort_onesweep {
+  using key_t = radix_key<Key, Descending>;
+  using bits_t = typename key_t::bits_t;
+  static constexpr int threads = Tuning::threads;
+  static constexpr int items_per_thread = Tuning::items_per_thread;
+  static constexpr int tile_items = Tuning::tile_items;
+  static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
+  using rank_t = block_radix_rank<threads, items_per_thread, typename Tuning::template digit_scan<unsigned>>;
+
+  struct temp_storage {
+    union {
+      typename rank_t::temp_storage rank;
+      uninitialized_array<bits_t, tile_items> keys;
+      uninitialized_array<Value, has_values ? tile_items : 1> values;
+    } work;
+    offset_t digit_base[radix_digits];  // output place of the tile's sorted place 0 for each digit
+    offset_t tile;
+  };
+
+  // Digit `digit`'s count in the tiles before `tile` (called by thread `digit`).
+  __device__ static unsigned look_back(unsigned const* statuses, offset_t tile, int digit) {
+    unsigned before = 0;
+    int waits = 0;
+    for (offset_t earlier = tile - 1;;) {
+      const unsigned word = load_relaxed(statuses + earlier * radix_digits + digit);
+      if (word == 0) {  // not yet published
+        if (++waits > 8) __nanosleep(64);
+        continue;
+      }
+      before += word & digit_status::count_mask;
+      if (word & digit_status::inclusive) return before;
+      --earlier;
+    }
+  }
+
+  __device__ static void consume_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass) {
+    if (threadIdx.x == 0) storage.tile = static_cast<offset_t>(atomicAdd(pass.lookback, 1u));
+    const offset_t stride = static_cast<offset_t>(gridDim.x) * threads;
+    for (offset_t i = static_cast<offset_t>(blockIdx.x) * threads + threadIdx.x; i < pass.lookback_words; i += stride)
+      pass.next_lookback[i] = 0;
+    __syncthreads();
+    const offset_t tile = storage.tile;
+    const offset_t tile_base = tile * tile_items;
+    const offset_t remaining = pass.items - tile_base;
+    const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
+
+    if (valid == tile_items) process<true>(storage, pass, tile, tile_base, valid);
+    else process<false>(storage, pass, tile, tile_base, valid);
+  }
+
+  template <bool FullTile>
+  __device__ static void process(temp_storage& storage, radix_pass<bits_t, Value> const& pass, offset_t tile,
+                                 offset_t tile_base, int valid) {
+    bits_t keys[items_per_thread];
+    int places[items_per_thread];
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) {
+      const int e = rank_t::element(i);
+      keys[i] = (FullTile || e < valid) ? pass.keys_in[tile_base + e] : bits_t{0};
+    }
+    const int shift_pass = pass.pass;
+    const auto digit_of = [&](int i) { return key_t::digit(keys[i], shift_pass); };
+
+    const int digit = static_cast<int>(threadIdx.x);
+    unsigned* statuses = pass.lookback + 1;
+    unsigned* own_status = statuses + tile * radix_digits + digit;
+    unsigned count = 0;
+    const unsigned tile_offset =
+        rank_t(storage.work.rank).template rank<FullTile>(digit_of, valid, places, [&](unsigned digit_count) {
+      count = digit_count;
+      store_relaxed(own_status, (tile == 0 ? digit_status::inclusive : digit_status::aggregate) | digit_count);
+    });
+    unsigned before = 0;
+    if (tile > 0) {
+      before = look_back(statuses, tile, digit);
+      store_relaxed(own_status, digit_status::inclusive | (before + count));
+    }
+    const offset_t digit_start = pass.digit_starts[digit];
+    storage.digit_base[digit] = digit_start + before - tile_offset;
+    if (pass.next_digit_starts != nullptr && tile_base + valid == pass.items)  // the portion's last tile
+      pass.next_digit_starts[digit] = digit_start + before + count;
+    __syncthreads();  // every thread is done with the ranking's storage
+    // Values are loaded here, so their latency passes while the keys go through shared memory.
+    [[maybe_unused]] Value values[has_values ? items_per_thread : 1];
+    if constexpr (has_values) {
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) {
+        const int e = rank_t::element(i);
+        if (FullTile || e < valid) values[i] = pass.values_in[tile_base + e];
+      }
+    }
+
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i)
+      if (FullTile || rank_t::element(i) < valid) storage.work.keys[places[i]] = keys[i];
+    __syncthreads();
+    unsigned char sorted_digits[items_per_thread];
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) {
+      const int place = i * threads + digit;
+      if (FullTile || place < valid) {
+        const bits_t key = storage.work.keys[place];
+        sorted_digits[i] = static_cast<unsigned char>(key_t::digit(key, pass.pass));
+        pass.keys_out[storage.digit_base[sorted_digits[i]] + place] = key;
+      }
+    }
+
+    if constexpr (has_values) {
+      __syncthreads();  // the keys are out of shared memory
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i)
+        if (FullTile || rank_t::element(i) < valid) storage.work.values[places[i]] = values[i];
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) {
+        const int place = i * threads + digit;
+        if (FullTile || place < valid) pass.values_out[storage.digit_base[sorted_digits[i]] + place] = storage.work.values[place];
+      }
+    }
+  }
+};
+
+}  // namespace fastscan::detail

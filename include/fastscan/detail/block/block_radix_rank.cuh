@@ -1,0 +1,106 @@
+#pragma once
+// Stable ranking of a tile's radix digits (the block-level half of a radix sort pass).
+//
+// Items come warp-striped: item i of lane l in warp w is tile element (w * ItemsPerThread + i) * 32 + l,
+// so each warp holds one contiguous run of the tile. A warp ranks its items in element order: for each
+// i, lanes with the same digit find each other (eight ballots), the highest of them adds their
+// number to the warp's counter of that digit, and each takes the counter's old value plus the peers in
+// lower lanes. Thread d then turns digit d's warp counters into offsets over the warps, and the
+// algorithm's own block scan (DigitScan: matrix, Blelloch tree or Hillis-Steele, one digit per thread)
+// gives each digit's first place in the tile. An item's place is its digit's offset, plus the items
+// of its digit in lower warps, plus its rank in its warp: the tile stably sorted by digit.
+//
+// Block code only: digits in, places out; the caller owns the temp_storage (and may union it with
+// whatever it needs once the places are known).
+
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/radix_key.cuh>
+
+#include <cuda/std/functional>
+
+namespace fastscan::detail {
+
+template <int Threads, int ItemsPerThread, class DigitScan>
+class block_radix_rank {
+ public:
+  static constexpr int warps = Threads / 32;
+  static_assert(Threads == radix_digits, "one digit per thread: the digit scan and the look-back need it");
+
+  struct temp_storage {
+    unsigned warp_counts[warps][radix_digits];  // per warp and digit: counts, then first places in the tile
+    typename DigitScan::temp_storage scan;
+  };
+
+  // The tile element item i of this thread holds.
+  __device__ static int element(int i) {
+    return (static_cast<int>(threadIdx.x / 32) * ItemsPerThread + i) * 32 + static_cast<int>(threadIdx.x % 32);
+  }
+
+  __device__ explicit block_radix_rank(temp_storage& storage) : s_(storage) {}
+
+  // places[i] receives item i's place in the tile stably sorted by digit, for the items of elements
+  // below `valid`. Thread d gets the tile's count of digit d, which it passes to counts_ready(count)
+  // (called by every thread, before the digit scan: a look-back can publish it early), and returns
+  // the number of items with smaller digits.
+  // digit(i) gives item i's digit; it is called again rather than kept (a register per item).
+  template <bool FullTile, class DigitOf, class CountsReady>
+  __device__ unsigned rank(DigitOf const& digit_of, int valid, int (&places)[ItemsPerThread], CountsReady&& counts_ready) {
+    const int warp = static_cast<int>(threadIdx.x / 32);
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned lanes_below = (1u << lane) - 1u;
+    unsigned* counters = s_.warp_counts[warp];
+    for (int d = static_cast<int>(lane); d < radix_digits; d += 32) counters[d] = 0;
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < ItemsPerThread; ++i) {
+      const bool is_valid = FullTile || element(i) < valid;
+      const unsigned digit_i = digit_of(i);
+      // Lanes with the same digit: eight ballots (faster than __match_any_sync for 8-bit labels). A
+      // set bit's sign-extension s picks the ballot (~(b ^ s) is b where set, ~b where not).
+      unsigned peers = FullTile ? 0xffffffffu : __ballot_sync(0xffffffffu, is_valid);
+#pragma unroll
+      for (int bit = 0; bit < radix_bits; ++bit) {
+        const unsigned lanes_set = __ballot_sync(0xffffffffu, (digit_i >> bit) & 1u);
+        const unsigned s = static_cast<unsigned>(static_cast<int>(digit_i << (31 - bit)) >> 31);
+        peers &= ~(lanes_set ^ s);
+      }
+      const int leader = 31 - __clz(peers);
+      unsigned before = 0;
+      if (is_valid && static_cast<int>(lane) == leader) before = atomicAdd(counters + digit_i, static_cast<unsigned>(__popc(peers)));
+      before = __shfl_sync(0xffffffffu, before, leader & 31);
+      places[i] = static_cast<int>(before) + __popc(peers & lanes_below);
+    }
+    __syncthreads();
+
+    const int digit = static_cast<int>(threadIdx.x);
+    unsigned count = 0;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      const unsigned in_warp = s_.warp_counts[w][digit];
+      s_.warp_counts[w][digit] = count;
+      count += in_warp;
+    }
+    counts_ready(count);
+    unsigned scanned[1] = {count};
+    DigitScan(s_.scan).template scan<scan_kind::inclusive>(scanned, ::cuda::std::plus<unsigned>{}, no_carry{});
+    const unsigned offset = scanned[0] - count;
+    // Each warp's first place for this digit in the sorted tile.
+#pragma unroll
+    for (int w = 0; w < warps; ++w) s_.warp_counts[w][digit] += offset;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < ItemsPerThread; ++i)
+      if (FullTile || element(i) < valid) places[i] += static_cast<int>(s_.warp_counts[warp][digit_of(i)]);
+    return offset;
+  }
+
+ private:
+  // The digit scan covers one tile alone.
+  struct no_carry {
+    __device__ maybe<unsigned> operator()(unsigned const&) const { return none<unsigned>(); }
+  };
+
+  temp_storage& s_;
+};
+
+}  // namespace fastscan::detail

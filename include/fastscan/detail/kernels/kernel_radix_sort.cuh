@@ -1,0 +1,39 @@
+#pragma once
+// __global__ glue for radix sort: the digit counts of every pass, where the digits start, and one
+// launch per pass and portion.
+
+#include <fastscan/detail/agent/agent_radix_sort_histogram.cuh>
+#include <fastscan/detail/agent/agent_radix_sort_onesweep.cuh>
+
+namespace fastscan::detail {
+
+// Counts every pass's digits; also clears the first launch's look-back words.
+template <class Tuning, class Key, bool Descending>
+__global__ void __launch_bounds__(Tuning::histogram_threads)
+    radix_histogram_kernel(typename radix_key<Key, Descending>::bits_t const* keys, offset_t n,
+                           unsigned long long* counts, unsigned* first_lookback, offset_t lookback_words) {
+  using agent = agent_radix_sort_histogram<Tuning, Key, Descending>;
+  __shared__ typename agent::temp_storage storage;
+  const offset_t stride = static_cast<offset_t>(gridDim.x) * Tuning::histogram_threads;
+  for (offset_t i = static_cast<offset_t>(blockIdx.x) * Tuning::histogram_threads + threadIdx.x; i < lookback_words; i += stride)
+    first_lookback[i] = 0;
+  agent::count_digits(storage, keys, n, counts);
+}
+
+template <class Tuning>
+__global__ void __launch_bounds__(Tuning::threads)
+    radix_digit_starts_kernel(unsigned long long const* counts, offset_t* starts, offset_t portions) {
+  using agent = agent_radix_sort_digit_starts<Tuning>;
+  __shared__ typename agent::temp_storage storage;
+  agent::digit_starts(storage, counts, starts, portions);
+}
+
+template <class Tuning, class Key, bool Descending, class Value>
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+    radix_onesweep_kernel(radix_pass<typename radix_key<Key, Descending>::bits_t, Value> pass) {
+  using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value>;
+  __shared__ typename agent::temp_storage storage;
+  agent::consume_tile(storage, pass);
+}
+
+}  // namespace fastscan::detail

@@ -1,0 +1,179 @@
+// Radix sort (sort, stable_sort, sort_by_key, stable_sort_by_key) through every policy family and every
+// spelling of a policy, against thrust::cuda::par bit for bit and a CPU stable sort: every size edge of
+// the tile, keys already sorted, reversed, all equal and few distinct, ascending and descending,
+// stability by payload, the portion loop of very large inputs, several streams at once, and the calls
+// that fall back to Thrust (other comparators). Key and value types: sort_types_test.cu.
+
+#include "common/sort_checks.cuh"
+
+#include <fastscan/detail/dispatch/dispatch_radix_sort.cuh>
+
+#include <thrust/functional.h>
+
+namespace fastscan_test {
+namespace {
+
+template <class Under>
+class sort_test : public gpu_test {};
+using algorithms =
+    ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test, matrix_deterministic_under_test>;
+TYPED_TEST_SUITE(sort_test, algorithms, algorithm_names);
+
+template <class Under, class Key, class Value = fastscan::detail::keys_only>
+constexpr std::size_t sort_tile = fastscan::detail::radix_sort_tuning<typename Under::algorithm, Key, Value>::tile_items;
+
+template <class Under>
+std::vector<std::size_t> sort_sizes() {
+  const std::size_t tile = sort_tile<Under, std::uint32_t>;
+  const std::size_t pair_tile = sort_tile<Under, std::uint32_t, std::uint32_t>;
+  return capped({0, 1, 2, 31, 255, 256, 257, pair_tile - 1, pair_tile + 1, tile - 1, tile, tile + 1, 2 * tile + 1,
+                 104729, (std::size_t{1} << 20) - 1, (std::size_t{1} << 20) + 1, 3 * (std::size_t{1} << 21) + 1,
+                 (std::size_t{1} << 24) + 3});
+}
+
+// Keys in `distinct` values (0: every bit pattern).
+std::vector<std::uint32_t> keys_with(std::size_t n, std::uint64_t seed, std::uint32_t distinct) {
+  auto v = random_vector<std::uint32_t>(n, seed);
+  if (distinct != 0)
+    for (auto& x : v) x = (x % distinct) * 0x9E3779B1u;  // spread over the digits, not only the lowest
+  return v;
+}
+
+TYPED_TEST(sort_test, SortsKeysAtEverySize) {
+  scoped_stream stream;
+  int flavour = 0;
+  for (std::size_t n : sort_sizes<TypeParam>()) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto keys = keys_with(n, 4100 + n, 0);
+    with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
+      expect_sorted_like_par(keys, policy, thrust::less<std::uint32_t>{}, sort_call::sort);
+    });
+    with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
+      expect_sorted_like_par(keys, policy, thrust::greater<std::uint32_t>{}, sort_call::stable_sort);
+    });
+  }
+}
+
+TYPED_TEST(sort_test, SortsPairsStablyAtEverySize) {
+  scoped_stream stream;
+  int flavour = 0;
+  for (std::size_t n : sort_sizes<TypeParam>()) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto keys = keys_with(n, 4200 + n, 1000);  // repeated keys: stability shows in the payload
+    with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
+      expect_sorted_by_key_like_par<std::uint32_t>(keys, policy, thrust::less<>{}, sort_call::sort);
+    });
+    with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
+      expect_sorted_by_key_like_par<std::uint32_t>(keys, policy, thrust::greater<std::uint32_t>{}, sort_call::stable_sort);
+    });
+  }
+}
+
+TYPED_TEST(sort_test, SortedReversedEqualAndFewDistinctKeys) {
+  const std::size_t n = capped({(std::size_t{1} << 20) + 7}).empty() ? 100003 : (std::size_t{1} << 20) + 7;
+  std::vector<std::vector<std::uint32_t>> inputs;
+  inputs.push_back(keys_with(n, 4300, 0));
+  std::sort(inputs.back().begin(), inputs.back().end());                              // already sorted
+  inputs.push_back(std::vector<std::uint32_t>(inputs.back().rbegin(), inputs.back().rend()));  // reversed
+  inputs.push_back(std::vector<std::uint32_t>(n, 0xC0FFEEu));                         // all equal
+  inputs.push_back(keys_with(n, 4301, 2));                                            // two values
+  inputs.push_back(keys_with(n, 4302, 17));                                           // few distinct
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    SCOPED_TRACE("input pattern " + std::to_string(i));
+    expect_sorted_by_key_like_par<std::uint32_t>(inputs[i], TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+    expect_sorted_by_key_like_par<std::uint32_t>(inputs[i], TypeParam::nosync, thrust::greater<>{}, sort_call::sort);
+    expect_sorted_like_par(inputs[i], TypeParam::blocking, thrust::less<>{}, sort_call::stable_sort);
+  }
+}
+
+TYPED_TEST(sort_test, SixtyFourBitAndFloatKeys) {
+  for (std::size_t n : capped({0, 1, 1000, 104729, (std::size_t{1} << 20) + 1})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto wide = random_vector<std::uint64_t>(n, 4400 + n);
+    expect_sorted_like_par(wide, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+    for (std::size_t i = 0; i < n; i += 3) wide[i] &= 0xFFull;  // shared upper digits
+    expect_sorted_by_key_like_par<std::uint64_t>(wide, TypeParam::blocking, thrust::greater<>{}, sort_call::sort);
+    const auto reals = random_vector<float>(n, 4500 + n);
+    expect_sorted_by_key_like_par<std::uint32_t>(reals, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+  }
+}
+
+// Inputs larger than one portion run one launch per portion and pass; a small portion (set for the
+// test) runs that loop at a size the test can afford.
+TYPED_TEST(sort_test, PortionsOfALargeInput) {
+  struct restore_portion {
+    ~restore_portion() { fastscan::detail::radix_sort_portion_items_for_tests() = 0; }
+  } restore;
+  fastscan::detail::radix_sort_portion_items_for_tests() = 3 * sort_tile<TypeParam, std::uint32_t>;
+  for (std::size_t n : capped({3 * sort_tile<TypeParam, std::uint32_t> + 1, 104729, (std::size_t{1} << 20) + 5})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto keys = keys_with(n, 4600 + n, 0);
+    expect_sorted_like_par(keys, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+    expect_sorted_by_key_like_par<std::uint32_t>(keys_with(n, 4700 + n, 300), TypeParam::blocking, thrust::greater<>{},
+                                                 sort_call::stable_sort);
+  }
+}
+
+// Four streams, each sorting its own keys with its own policy at once; every result checked.
+TYPED_TEST(sort_test, SeveralStreamsAtOnce) {
+  constexpr int streams = 4;
+  const std::size_t n = capped({(std::size_t{1} << 20) + 3}).empty() ? 100003 : (std::size_t{1} << 20) + 3;
+  std::vector<scoped_stream> s(streams);
+  std::vector<std::vector<std::uint32_t>> inputs;
+  std::vector<thrust::device_vector<std::uint32_t>> keys, values;
+  for (int i = 0; i < streams; ++i) inputs.push_back(keys_with(n, 4800 + i, i == 0 ? 0 : 100 * i));
+  for (int round = 0; round < 3; ++round) {
+    keys.clear();
+    values.clear();
+    for (int i = 0; i < streams; ++i) {
+      keys.push_back(to_device(inputs[i]));
+      values.push_back(to_device(positions_as<std::uint32_t>(n)));
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (int i = 0; i < streams; ++i)
+      thrust::sort_by_key(TypeParam::nosync.on(s[i].get()), keys[i].begin(), keys[i].end(), values[i].begin());
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (int i = 0; i < streams; ++i) {
+      const auto order = cpu_stable_order(inputs[i], std::less<>{});
+      const auto k = to_host(keys[i]);
+      const auto v = to_host(values[i]);
+      for (std::size_t j = 0; j < n; ++j) {
+        ASSERT_EQ(k[j], inputs[i][order[j]]) << "stream " << i << " at " << j;
+        ASSERT_EQ(v[j], order[j]) << "stream " << i << " at " << j;
+      }
+    }
+  }
+}
+
+// Comparators other than less and greater run Thrust's own sort through the policy: same answers.
+struct by_low_byte {
+  __host__ __device__ bool operator()(std::uint32_t a, std::uint32_t b) const { return (a & 0xFF) < (b & 0xFF); }
+};
+
+TYPED_TEST(sort_test, OtherComparatorsFallBackToThrust) {
+  const auto keys = keys_with(100003, 4900, 0);
+  const auto before = fastscan::detail::scans_dispatched();
+  expect_sorted_by_key_like_par<std::uint32_t>(keys, TypeParam::blocking, by_low_byte{}, sort_call::stable_sort);
+  expect_sorted_like_par(keys, TypeParam::blocking, by_low_byte{}, sort_call::stable_sort);
+  EXPECT_EQ(fastscan::detail::scans_dispatched(), before);  // Thrust's merge sort, not fastscan's
+  expect_sorted_like_par(keys, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+  EXPECT_GT(fastscan::detail::scans_dispatched(), before);
+}
+
+// A very large sort: 2^28 + 3 keys (the benchmark's largest size), checked in full.
+TYPED_TEST(sort_test, VeryLargeInput) {
+  const auto sizes = capped({(std::size_t{1} << 28) + 3});
+  if (sizes.empty()) GTEST_SKIP() << "FASTSCAN_TEST_MAX_N is below 2^28 + 3";
+  if constexpr (!std::is_same_v<TypeParam, matrix_under_test>) GTEST_SKIP() << "the matrix family covers this size";
+  const std::size_t n = sizes.front();
+  std::vector<std::uint32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(splitmix64(5000 + i));
+  auto d = to_device(keys);
+  thrust::sort(TypeParam::blocking, d.begin(), d.end());
+  std::sort(keys.begin(), keys.end());
+  const auto sorted = to_host(d);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(sorted[i], keys[i]) << "at " << i;
+}
+
+}  // namespace
+}  // namespace fastscan_test
