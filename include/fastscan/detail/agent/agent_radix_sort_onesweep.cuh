@@ -82,7 +82,7 @@ struct agent_radix_sort_onesweep {
       uninitialized_array<bits_t, tile_items> keys;
       uninitialized_array<Value, has_values ? tile_items : 1> values;
     } work;
-    offset_t digit_base[radix_digits];  // output place of the tile's sorted place 0 for each digit
+    offset_t digit_base[radix_digits];  // per digit: where the tile's sorted place 0 would go in the output
     offset_t tile;
   };
 
@@ -100,6 +100,28 @@ struct agent_radix_sort_onesweep {
       if (word & digit_status::inclusive) return before;
       --earlier;
     }
+  }
+
+  // Called by every thread (digit) with the tile's count of its digit, as soon as it is known.
+  __device__ static void publish_count(radix_pass<bits_t, Value> const& pass, offset_t tile, unsigned count) {
+    unsigned* own_status = pass.lookback + 1 + tile * radix_digits + threadIdx.x;
+    store_relaxed(own_status, (tile == 0 ? digit_status::inclusive : digit_status::aggregate) | count);
+  }
+
+  // Then: looks back and returns the digit's count in the portion's earlier tiles; the last tile also
+  // hands the next portion its starts. `start` receives where the portion's keys of the digit start.
+  __device__ static unsigned join_tiles(radix_pass<bits_t, Value> const& pass, offset_t tile, bool last, unsigned count,
+                                        offset_t& start) {
+    const int digit = static_cast<int>(threadIdx.x);
+    unsigned before = 0;
+    if (tile > 0) {
+      unsigned* statuses = pass.lookback + 1;
+      before = look_back(statuses, tile, digit);
+      store_relaxed(statuses + tile * radix_digits + digit, digit_status::inclusive | (before + count));
+    }
+    start = pass.digit_starts[digit];
+    if (pass.next_digit_starts != nullptr && last) pass.next_digit_starts[digit] = start + before + count;
+    return before;
   }
 
   __device__ static void consume_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass) {
@@ -120,34 +142,29 @@ struct agent_radix_sort_onesweep {
   template <bool FullTile>
   __device__ static void process(temp_storage& storage, radix_pass<bits_t, Value> const& pass, offset_t tile,
                                  offset_t tile_base, int valid) {
+    const int shift_pass = pass.pass;
     bits_t keys[items_per_thread];
-    int places[items_per_thread];
+    unsigned digits[items_per_thread];
 #pragma unroll
     for (int i = 0; i < items_per_thread; ++i) {
       const int e = rank_t::element(i);
       keys[i] = (FullTile || e < valid) ? pass.keys_in[tile_base + e] : bits_t{0};
+      digits[i] = key_t::digit(keys[i], shift_pass);
     }
-    const int shift_pass = pass.pass;
-    const auto digit_of = [&](int i) { return key_t::digit(keys[i], shift_pass); };
-
     const int digit = static_cast<int>(threadIdx.x);
-    unsigned* statuses = pass.lookback + 1;
-    unsigned* own_status = statuses + tile * radix_digits + digit;
+    const bool last = tile_base + valid == pass.items;
+
+    int places[items_per_thread];
     unsigned count = 0;
-    const unsigned tile_offset =
-        rank_t(storage.work.rank).template rank<FullTile>(digit_of, valid, places, [&](unsigned digit_count) {
-      count = digit_count;
-      store_relaxed(own_status, (tile == 0 ? digit_status::inclusive : digit_status::aggregate) | digit_count);
-    });
-    unsigned before = 0;
-    if (tile > 0) {
-      before = look_back(statuses, tile, digit);
-      store_relaxed(own_status, digit_status::inclusive | (before + count));
-    }
-    const offset_t digit_start = pass.digit_starts[digit];
-    storage.digit_base[digit] = digit_start + before - tile_offset;
-    if (pass.next_digit_starts != nullptr && tile_base + valid == pass.items)  // the portion's last tile
-      pass.next_digit_starts[digit] = digit_start + before + count;
+    const unsigned tile_offset = rank_t(storage.work.rank).template rank<FullTile>(
+        digits, valid, places, [&](unsigned digit_count) {
+          count = digit_count;
+          publish_count(pass, tile, digit_count);
+        });
+    offset_t start = 0;
+    const unsigned before = join_tiles(pass, tile, last, count, start);
+    const offset_t base = start + before - tile_offset;
+    storage.digit_base[digit] = base;
     __syncthreads();  // every thread is done with the ranking's storage
     // Values are loaded here, so their latency passes while the keys go through shared memory.
     [[maybe_unused]] Value values[has_values ? items_per_thread : 1];
@@ -169,7 +186,7 @@ struct agent_radix_sort_onesweep {
       const int place = i * threads + digit;
       if (FullTile || place < valid) {
         const bits_t key = storage.work.keys[place];
-        sorted_digits[i] = static_cast<unsigned char>(key_t::digit(key, pass.pass));
+        sorted_digits[i] = static_cast<unsigned char>(key_t::digit(key, shift_pass));
         pass.keys_out[storage.digit_base[sorted_digits[i]] + place] = key;
       }
     }

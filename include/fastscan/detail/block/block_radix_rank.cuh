@@ -42,9 +42,9 @@ class block_radix_rank {
   // below `valid`. Thread d gets the tile's count of digit d, which it passes to counts_ready(count)
   // (called by every thread, before the digit scan: a look-back can publish it early), and returns
   // the number of items with smaller digits.
-  // digit(i) gives item i's digit; it is called again rather than kept (a register per item).
-  template <bool FullTile, class DigitOf, class CountsReady>
-  __device__ unsigned rank(DigitOf const& digit_of, int valid, int (&places)[ItemsPerThread], CountsReady&& counts_ready) {
+  template <bool FullTile, class CountsReady>
+  __device__ unsigned rank(unsigned const (&digits)[ItemsPerThread], int valid, int (&places)[ItemsPerThread],
+                           CountsReady&& counts_ready) {
     const int warp = static_cast<int>(threadIdx.x / 32);
     const unsigned lane = threadIdx.x % 32;
     const unsigned lanes_below = (1u << lane) - 1u;
@@ -54,7 +54,7 @@ class block_radix_rank {
 #pragma unroll
     for (int i = 0; i < ItemsPerThread; ++i) {
       const bool is_valid = FullTile || element(i) < valid;
-      const unsigned digit_i = digit_of(i);
+      const unsigned digit_i = digits[i];
       // Lanes with the same digit: eight ballots (faster than __match_any_sync for 8-bit labels). A
       // set bit's sign-extension s picks the ballot (~(b ^ s) is b where set, ~b where not).
       unsigned peers = FullTile ? 0xffffffffu : __ballot_sync(0xffffffffu, is_valid);
@@ -90,7 +90,7 @@ class block_radix_rank {
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < ItemsPerThread; ++i)
-      if (FullTile || element(i) < valid) places[i] += static_cast<int>(s_.warp_counts[warp][digit_of(i)]);
+      if (FullTile || element(i) < valid) places[i] += static_cast<int>(s_.warp_counts[warp][digits[i]]);
     return offset;
   }
 
