@@ -6,8 +6,9 @@
 
 Draws the matrix-scan paper's figures from our numbers: runtime relative to matrix against n for
 forward and backward scans (Figs. 6, 7), the matrix ablations (Fig. 8), segmented best/worst case
-against the tree (Figs. 9, 10) and effective bandwidth per contender against memcpy (Fig. 11), and
-prints the paper's claims next to what we measured.
+against the tree (Figs. 9, 10), effective bandwidth per contender against memcpy (Fig. 11), radix sort
+on the matrix and tree scans against CUB (Fig. 12, the paper's section 5.3), and prints the paper's
+claims next to what we measured.
 """
 import argparse
 import collections
@@ -130,6 +131,43 @@ def main():
     fig.savefig(f"{args.out}/fig11_bandwidth.png", dpi=110)
     plt.close(fig)
 
+    # Fig. 12 (the paper's section 5.3): radix sort built on each scan, against CUB, at the largest n
+    # measured; left, effective bandwidth per sort; right, tree-scan time relative to matrix-scan time.
+    sorts = [("uint32", "sort", "uint32"), ("float", "sort", "float"), ("uint64", "sort", "uint64"),
+             ("uint32 few16", "sort_few16", "uint32"), ("pairs", "sort_by_key", "uint32"),
+             ("pairs few16", "sort_by_key_few16", "uint32")]
+    sort_ns = sorted({n for (a, t, c, n) in runs if a.startswith("sort")})
+    if sort_ns:
+        n = sort_ns[-1]
+        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.5))
+        contenders = ["cub", "thrust_par", "matrix", "blelloch", "hillis_steele"]
+        width = 0.8 / len(contenders)
+        for i, c in enumerate(contenders):
+            values = [runs.get((a, t, c, n), {"gbps": 0})["gbps"] for _, a, t in sorts]
+            left.bar([j + i * width for j in range(len(sorts))], values, width, label=c)
+        left.set_xticks([j + 0.4 - width / 2 for j in range(len(sorts))], [label for label, _, _ in sorts], fontsize=8)
+        left.set_ylabel("effective bandwidth (GB/s)")
+        left.set_title(f"Radix sort, n = 2^{n.bit_length() - 1}")
+        left.legend(fontsize=8)
+        for label, a, t in sorts:
+            xs, ys = [], []
+            for m in sort_ns:
+                tree, matrix = runs.get((a, t, "blelloch", m)), runs.get((a, t, "matrix", m))
+                if tree and matrix:
+                    xs.append(m)
+                    ys.append(tree["time_us"] / matrix["time_us"])
+            if xs:
+                right.plot(xs, ys, marker=".", linewidth=1, label=label)
+        right.set_xscale("log", base=2)
+        right.axhline(1.0, color="gray", linewidth=0.5)
+        right.set_xlabel("n (keys)")
+        right.set_ylabel("sort time, tree scan / matrix scan")
+        right.set_title("Tree (Blelloch) against matrix scan inside the sort (paper 5.3)")
+        right.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(f"{args.out}/fig12_radix_sort.png", dpi=110)
+        plt.close(fig)
+
     # Claims, n >= 2^20 ("above 1M" in the paper).
     big = 1 << 20
     print("| claim (paper) | measured: max / median / min over n >= 2^20 |")
@@ -152,6 +190,13 @@ def main():
     for label, a, c, ba, bc in checks:
         stats = ratio_stats(runs, a, c, ba, bc, big)
         print(f"| {label} | " + ("no data" if stats is None else " / ".join(f"{x:.2f}" for x in stats)) + " |")
+    # Radix sort (paper 5.3: with the matrix scan 9.5-17.7% faster than with the tree scan).
+    tree_ratios = sorted(runs[(a, t, "blelloch", m)]["time_us"] / runs[(a, t, "matrix", m)]["time_us"]
+                         for (a, t, c, m) in runs if a.startswith("sort") and c == "matrix" and m >= big
+                         and (a, t, "blelloch", m) in runs)
+    if tree_ratios:
+        print("| radix sort: tree-scan/matrix-scan time (matrix 9.5-17.7% faster) | "
+              + " / ".join(f"{x:.2f}" for x in (tree_ratios[-1], tree_ratios[len(tree_ratios) // 2], tree_ratios[0])) + " |")
 
 
 if __name__ == "__main__":
