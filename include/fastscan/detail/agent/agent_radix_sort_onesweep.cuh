@@ -11,9 +11,9 @@
 // of this tile then start at: where digit d starts in the output (the digit counts of the whole input,
 // scanned once before the passes, agent_radix_sort_histogram.cuh), plus digit d's keys in earlier tiles,
 // less the place of digit d's first key in the sorted tile. The last tile of a portion knows every
-// digit's count in the portion, so it gives the next portion its starts (a launch sorts one portion). Keys go to their places in shared memory and
-// from there to global memory, consecutive threads to consecutive places (runs of one digit are
-// contiguous in the output); values follow the same way.
+// digit's count in the portion, so it gives the next portion its starts (a launch sorts one portion).
+// Keys go to their places in shared memory and from there to global memory, consecutive threads to
+// consecutive places (runs of one digit are contiguous in the output); values follow the same way.
 //
 // The look-back here is not the scans' (single_pass_lookback.cuh): a tile does 256 independent
 // look-backs, one per digit and thread, each over 32-bit words that hold a status and a count, as CUB
