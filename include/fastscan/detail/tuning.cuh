@@ -189,15 +189,18 @@ struct select_tuning {
 };
 
 // Radix sort (agent_radix_sort_onesweep.cuh) for every algorithm: 8-bit digits, one digit per thread
-// (256 threads), items per thread shrinking with the bytes a key and its value take. The algorithm
-// contributes the block scan of the digit counts, in each tile and over the whole input (digit_scan).
+// (256 threads), items per thread shrinking with the bytes a key and its value take (measured on an
+// H100, bench/PERFORMANCE.md; 8-byte keys take fewer so that the tile's keys fit 48 KiB of shared
+// memory). The algorithm contributes the block scan of the digit counts, in each tile and over the
+// whole input (digit_scan).
 // portion_items: the most items one launch of a pass sorts (its counts must stay below 2^30); a
 // multiple of the tile.
 template <class Algorithm, class Key, class Value>
 struct radix_sort_tuning {
   static constexpr int item_bytes = static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
   static constexpr int threads = radix_digits;
-  static constexpr int items_per_thread = item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
+  static constexpr int items_per_thread =
+      item_bytes <= 4 ? 32 : item_bytes <= 8 && sizeof(Key) <= 4 ? 24 : item_bytes <= 8 ? 18 : 12;
   static constexpr int tile_items = threads * items_per_thread;
   static constexpr int min_blocks_per_sm = 2;
   static constexpr int histogram_threads = 256;

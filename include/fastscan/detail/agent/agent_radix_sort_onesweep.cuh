@@ -86,6 +86,8 @@ struct agent_radix_sort_onesweep {
     offset_t tile;
   };
 
+  static_assert(sizeof(temp_storage) <= 48 * 1024, "the tile must fit static shared memory: fewer items per thread");
+
   // Digit `digit`'s count in the tiles before `tile` (called by thread `digit`).
   __device__ static unsigned look_back(unsigned const* statuses, offset_t tile, int digit) {
     unsigned before = 0;
