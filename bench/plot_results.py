@@ -66,6 +66,17 @@ def relative_plot(runs, path, title, curves, baseline):
     plt.close(fig)
 
 
+def bandwidth_bars(ax, runs, groups, contenders, n):
+    """Grouped bars of effective bandwidth at n: groups [(label, algorithm, type)], one bar per contender."""
+    width = 0.8 / len(contenders)
+    for i, c in enumerate(contenders):
+        values = [runs.get((a, t, c, n), {"gbps": 0})["gbps"] for _, a, t in groups]
+        ax.bar([j + i * width for j in range(len(groups))], values, width, label=c)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(groups))], [label for label, _, _ in groups], fontsize=8)
+    ax.set_ylabel("effective bandwidth (GB/s)")
+    ax.legend(fontsize=8)
+
+
 def ratio_stats(runs, algorithm, contender, baseline_algorithm, baseline_contender, min_n):
     """max and median over n >= min_n of time(contender) / time(baseline)."""
     ratios = []
@@ -117,16 +128,10 @@ def main():
     algorithms = [("F", "exclusive"), ("B", "exclusive_backward"), ("F seg b", "incl_by_key_best"),
                   ("F seg w", "incl_by_key_worst"), ("B seg b", "incl_by_key_backward_best"),
                   ("B seg w", "incl_by_key_backward_worst")]
-    contenders = ["memcpy", "cub", "matrix", "matrix_deterministic", "blelloch"]
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    width = 0.8 / len(contenders)
-    for i, c in enumerate(contenders):
-        values = [runs.get((a, "float", c, n), {"gbps": 0})["gbps"] for _, a in algorithms]
-        ax.bar([j + i * width for j in range(len(algorithms))], values, width, label=c)
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(algorithms))], [label for label, _ in algorithms])
-    ax.set_ylabel("effective bandwidth (GB/s)")
+    bandwidth_bars(ax, runs, [(label, a, "float") for label, a in algorithms],
+                   ["memcpy", "cub", "matrix", "matrix_deterministic", "blelloch"], n)
     ax.set_title("Effective bandwidth at n = 2^20, float (paper Fig. 11)")
-    ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(f"{args.out}/fig11_bandwidth.png", dpi=110)
     plt.close(fig)
@@ -140,15 +145,8 @@ def main():
     if sort_ns:
         n = sort_ns[-1]
         fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.5))
-        contenders = ["cub", "thrust_par", "matrix", "blelloch", "hillis_steele"]
-        width = 0.8 / len(contenders)
-        for i, c in enumerate(contenders):
-            values = [runs.get((a, t, c, n), {"gbps": 0})["gbps"] for _, a, t in sorts]
-            left.bar([j + i * width for j in range(len(sorts))], values, width, label=c)
-        left.set_xticks([j + 0.4 - width / 2 for j in range(len(sorts))], [label for label, _, _ in sorts], fontsize=8)
-        left.set_ylabel("effective bandwidth (GB/s)")
+        bandwidth_bars(left, runs, sorts, ["cub", "thrust_par", "matrix", "blelloch", "hillis_steele"], n)
         left.set_title(f"Radix sort, n = 2^{n.bit_length() - 1}")
-        left.legend(fontsize=8)
         for label, a, t in sorts:
             xs, ys = [], []
             for m in sort_ns:
