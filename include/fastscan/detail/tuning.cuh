@@ -5,8 +5,10 @@
 // `vector` is how many consecutive elements a thread holds together (a 16-byte vector where the
 // element size allows, see tile_io.cuh); the block scans take their items in that arrangement.
 // `lookback_tiles_per_lane`: the single-pass look-back reads 32 times this many tiles per round.
-// `min_blocks_per_sm`: resident blocks the single-pass kernel is compiled for (a register budget),
-// since that driver hides one block's look-back behind the others' loads.
+// `min_blocks_per_sm`: resident blocks the tile kernels are compiled for (a register budget), since
+// the single-pass driver hides one block's look-back behind the others' loads. Eight 128-thread
+// blocks (64 registers) won for scans, scans by key (even with a few dozen bytes of spills there:
+// 7-10% faster than five blocks at 96 registers) and the deterministic passes (bench/PERFORMANCE.md).
 // `count_block_scan<Counts, Threads>`: the algorithm's block scan over one value of selection counts
 // per thread, for stream compaction (select_tuning at the end).
 
@@ -101,7 +103,6 @@ struct matrix_algorithm {
     static constexpr int rows = threads;
     static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
     static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;
-    static constexpr int segmented_min_blocks_per_sm = sizeof(T) <= 8 ? 640 / threads : 1;  // keys need registers too
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
     using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;

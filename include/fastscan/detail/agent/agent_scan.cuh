@@ -39,21 +39,21 @@ struct agent_scan {
   using io = tile_io<threads, items_per_thread, Tuning::vector>;
 
   // Scans tile `tile` of input into output (or into `intermediate` when that is given and tile > 0).
-  // Returns the tile's aggregate, meaningful for full tiles only. vectorized: full tiles move 16-byte
-  // vectors (the host checked input and output; intermediate storage is aligned).
+  // Returns the tile's aggregate, meaningful for full tiles only. access: how full tiles move (the host
+  // checked input and output; intermediate storage is aligned).
   template <scan_kind Kind, class InputIt, class OutputIt, class Op>
   __device__ static AccT scan_tile(temp_storage& storage, InputIt input, OutputIt output, AccT* intermediate,
-                                   offset_t n, offset_t tile, Op op, maybe<AccT> prefix, bool vectorized) {
+                                   offset_t n, offset_t tile, Op op, maybe<AccT> prefix, tile_access access) {
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
     const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
     AccT items[items_per_thread];
     AccT aggregate;
     if (valid == tile_items) {
-      io::load_full(input, tile_base, items, vectorized);
+      io::load_full(input, tile_base, items, access);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
-      if (intermediate != nullptr && tile > 0) io::store_full(intermediate, tile_base, items, vectorized);
-      else io::store_full(output, tile_base, items, vectorized);
+      if (intermediate != nullptr && tile > 0) io::store_full(intermediate, tile_base, items, access);
+      else io::store_full(output, tile_base, items, access);
     } else {
       io::template load<false>(input, tile_base, valid, items);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
@@ -65,9 +65,9 @@ struct agent_scan {
 
   // Reduces a full tile; the result is returned to every thread.
   template <class InputIt, class Op>
-  __device__ static AccT reduce_tile(temp_storage& storage, InputIt input, offset_t tile, Op op, bool vectorized) {
+  __device__ static AccT reduce_tile(temp_storage& storage, InputIt input, offset_t tile, Op op, tile_access access) {
     AccT items[items_per_thread];
-    io::load_full(input, tile * tile_items, items, vectorized);
+    io::load_full(input, tile * tile_items, items, access);
     return block_scan(storage).reduce(items, op);
   }
 

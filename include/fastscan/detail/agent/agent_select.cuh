@@ -170,7 +170,7 @@ struct agent_select {
   template <class T, class InputIt, class Selector, class SelectedIt, class RejectedIt>
   __device__ static void consume_tile(temp_storage<T>& storage, InputIt input, Selector& selector,
                                       SelectedIt selected_out, RejectedIt rejected_out, offset_t n,
-                                      tile_state<offset_t> const& state, offset_t* total, bool vectorized) {
+                                      tile_state<offset_t> const& state, offset_t* total, tile_access access) {
     const offset_t tile = draw_tile(storage.tile, state);
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
@@ -178,7 +178,7 @@ struct agent_select {
     const int valid = last ? static_cast<int>(remaining) : tile_items;
 
     T items[items_per_thread];
-    if (!last) io::load_full(input, tile_base, items, vectorized);
+    if (!last) io::load_full(input, tile_base, items, access);
     else io::template load<false>(input, tile_base, valid, items);
     unsigned flags = selector.template flags<io>(input, tile_base, valid, items);
     // Opaque to the compiler: with a cheap predicate (x < c) it otherwise re-derives the flags from the

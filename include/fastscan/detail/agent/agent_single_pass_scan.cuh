@@ -41,10 +41,10 @@ struct agent_single_pass_scan {
     offset_t tile;
   };
 
-  // vectorized: full tiles move 16-byte vectors (the host checked that input and output allow it).
+  // access: how full tiles move (the host checked that input and output allow it).
   template <scan_kind Kind, class InputIt, class OutputIt, class Op>
   __device__ static void consume_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t n, Op op,
-                                      maybe<AccT> init, tile_state<AccT> const& state, bool vectorized) {
+                                      maybe<AccT> init, tile_state<AccT> const& state, tile_access access) {
     const offset_t tile = draw_tile(storage.tile, state);
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
@@ -52,9 +52,9 @@ struct agent_single_pass_scan {
     const single_pass_prefix<AccT, Op, Tuning::lookback_tiles_per_lane> prefix{state, tile, !last, op, init};
     AccT items[Tuning::items_per_thread];
     if (remaining >= tile_items) {
-      io::load_full(input, tile_base, items, vectorized);
+      io::load_full(input, tile_base, items, access);
       block_scan(storage.scan).template scan<Kind>(items, op, prefix);
-      io::store_full(output, tile_base, items, vectorized);
+      io::store_full(output, tile_base, items, access);
     } else {
       const int valid = static_cast<int>(remaining);
       io::template load<false>(input, tile_base, valid, items);
@@ -99,8 +99,8 @@ struct agent_single_pass_segmented_scan {
                                       unsigned& heads) {
     using key_t = key_type_of<decltype(element.keys)>;
     key_t keys[items_per_thread];
-    io::load_vectors(element.keys, tile_base, keys);
-    io::load_vectors(element.values, tile_base, values);
+    io::template load_vectors<false>(element.keys, tile_base, keys);
+    io::template load_vectors<false>(element.values, tile_base, values);
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
       const offset_t i = tile_base + io::element(k);
@@ -131,10 +131,11 @@ struct agent_single_pass_segmented_scan {
   }
 
   // A scan by key: `element` gives element i as a (head, value) pair (by_key_element), `output` writes
-  // scanned pairs (by_key_output). vectorized: full tiles move 16-byte vectors of keys, values, results.
+  // scanned pairs (by_key_output). access: whether full tiles move 16-byte vectors of keys, values and
+  // results (never streaming ones: dispatch_single_pass.cuh).
   template <scan_kind Kind, class Element, class Output, class Op>
   __device__ static void consume_tile(temp_storage& storage, Element const& element, Output const& output, offset_t n,
-                                      Op op, tile_state<pair_t> const& state, bool vectorized) {
+                                      Op op, tile_state<pair_t> const& state, tile_access access) {
     constexpr bool types_allow_vectors = vectors_possible<Element, Output>();
     const offset_t tile = draw_tile(storage.tile, state);
     const offset_t tile_base = tile * tile_items;
@@ -144,7 +145,8 @@ struct agent_single_pass_segmented_scan {
     const pair_prefix_t prefix{state, tile, remaining > tile_items, segmented_op<Op>{op}, none<pair_t>()};
     AccT values[items_per_thread];
     unsigned heads = 0;  // bit k: item k starts a segment
-    if (types_allow_vectors && vectorized && valid == tile_items) {
+    const bool vectorized = types_allow_vectors && access != tile_access::elements && valid == tile_items;
+    if (vectorized) {
       if constexpr (types_allow_vectors) load_vectors<Kind>(element, tile_base, values, heads);
     } else {
 #pragma unroll
@@ -161,7 +163,7 @@ struct agent_single_pass_segmented_scan {
       // Wholly inside one segment: the faster unsegmented scan gives the same values.
       block_scan(storage.scan.plain).template scan<Kind>(values, op, value_prefix<pair_prefix_t>{prefix});
     }
-    if (types_allow_vectors && vectorized && valid == tile_items) {
+    if (vectorized) {
       if constexpr (types_allow_vectors) {
         // An exclusive scan by key writes the init at every head.
         if constexpr (Kind == scan_kind::exclusive) {
@@ -169,7 +171,7 @@ struct agent_single_pass_segmented_scan {
           for (int k = 0; k < items_per_thread; ++k)
             if ((heads >> k) & 1u) values[k] = element.init;
         }
-        io::store_vectors(output.output, tile_base, values);
+        io::template store_vectors<false>(output.output, tile_base, values);
       }
     } else {
 #pragma unroll

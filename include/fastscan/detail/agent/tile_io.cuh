@@ -4,8 +4,9 @@
 //
 // Two paths: element by element through any iterator (coalesced, since a warp's items k cover
 // contiguous spans), and 16-byte vectors for memory of the element type itself, aligned to 16 bytes:
-// contiguous, or a backward view (backward.cuh) read and written in descending order. The dispatch layer chooses at run time (vector_access_possible); only full tiles use
-// vectors. The partial last tile clamps its loads to the last element, so no identity is needed to
+// contiguous, or a backward view (backward.cuh) read and written in descending order. The dispatch
+// layer chooses at run time (tile_access, planned in dispatch/tile_access_plan.cuh); only full tiles
+// use vectors. The partial last tile clamps its loads to the last element, so no identity is needed to
 // fill it: positions past the end only feed results that are never stored (a scan's output at i
 // depends on 0..i only).
 
@@ -73,6 +74,15 @@ __host__ __device__ const T* lowest_address(It it, offset_t first, int count) {
   else return thrust::raw_pointer_cast(&*it) + first;
 }
 
+// How a launch moves its full tiles (the host decides per call):
+//   elements           element by element through the iterator;
+//   vectors            16-byte vectors (vector memory, aligned);
+//   streaming_vectors  16-byte vectors loaded and stored evict-first (ld.global.cs / st.global.cs), for
+//                      calls whose data exceeds the L2 cache and is touched once: 1-4% faster from 2^24
+//                      elements on (bench/PERFORMANCE.md). Smaller calls keep plain accesses, so their
+//                      results may stay in L2 for the caller's next kernel.
+enum class tile_access : unsigned char { elements, vectors, streaming_vectors };
+
 // Host side: may a tile loop over [it, it + n) use 16-byte vectors?
 template <class T, int Vector, class It>
 bool vector_access_possible(It it) {
@@ -110,33 +120,38 @@ struct tile_io {
     }
   }
 
-  // A full tile: as vectors where `vectorized` (the host checked vector_access_possible), else element
-  // by element. One kernel serves both, so aligned and misaligned calls share an instantiation.
+  // A full tile, as `access` says (the host checked that vectors are possible where it asks for them).
+  // One kernel serves every access, so aligned and misaligned calls share an instantiation.
   template <class InputIt, class T>
-  __device__ static void load_full(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread], bool vectorized) {
+  __device__ static void load_full(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread], tile_access access) {
     if constexpr (Vector > 1 && is_vector_memory_of<InputIt, T>) {
-      if (vectorized) return load_vectors(input, tile_base, items);
+      if (access == tile_access::streaming_vectors) return load_vectors<true>(input, tile_base, items);
+      if (access == tile_access::vectors) return load_vectors<false>(input, tile_base, items);
     }
     load<true>(input, tile_base, tile_items, items);
   }
 
   template <class OutputIt, class T>
-  __device__ static void store_full(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread], bool vectorized) {
+  __device__ static void store_full(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread], tile_access access) {
     if constexpr (Vector > 1 && is_vector_memory_of<OutputIt, T>) {
-      if (vectorized) return store_vectors(output, tile_base, items);
+      if (access == tile_access::streaming_vectors) return store_vectors<true>(output, tile_base, items);
+      if (access == tile_access::vectors) return store_vectors<false>(output, tile_base, items);
     }
     store<true>(output, tile_base, tile_items, items);
   }
 
   // A full tile of vector memory, 16-byte aligned: one 16-byte load per vector, all issued before the
-  // first is used. A backward view's vector holds its elements in descending order.
-  template <class InputIt, class T>
+  // first is used (Streaming: evict-first). A backward view's vector holds its elements in descending order.
+  template <bool Streaming, class InputIt, class T>
   __device__ static void load_vectors(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
     static_assert(Vector * sizeof(T) == 16, "vectors are 16 bytes");
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
-      const uint4 raw = *reinterpret_cast<const uint4*>(lowest_address<T>(input, first, Vector));
+      const uint4* address = reinterpret_cast<const uint4*>(lowest_address<T>(input, first, Vector));
+      uint4 raw;
+      if constexpr (Streaming) raw = __ldcs(address);
+      else raw = *address;
       if constexpr (is_backward_of<InputIt, T>) {
         T reversed[Vector];
         std::memcpy(reversed, &raw, sizeof(raw));
@@ -148,7 +163,7 @@ struct tile_io {
     }
   }
 
-  template <class OutputIt, class T>
+  template <bool Streaming, class OutputIt, class T>
   __device__ static void store_vectors(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread]) {
     static_assert(Vector * sizeof(T) == 16, "vectors are 16 bytes");
 #pragma unroll
@@ -163,7 +178,9 @@ struct tile_io {
       } else {
         std::memcpy(&raw, &items[j * Vector], sizeof(raw));
       }
-      *reinterpret_cast<uint4*>(const_cast<T*>(lowest_address<T>(output, first, Vector))) = raw;
+      uint4* address = reinterpret_cast<uint4*>(const_cast<T*>(lowest_address<T>(output, first, Vector)));
+      if constexpr (Streaming) __stcs(address, raw);
+      else *address = raw;
     }
   }
 };

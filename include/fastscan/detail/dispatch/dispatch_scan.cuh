@@ -59,9 +59,13 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
   if (num_tiles == 0) return cudaSuccess;
   if (num_tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;  // beyond the grid's x dimension
   const unsigned grid = static_cast<unsigned>(num_tiles);
-  // 16-byte vectors for full tiles where input and output allow them (tile_io.cuh).
+  // 16-byte vectors for full tiles where input and output allow them (tile_io.cuh); plain ones, since
+  // each pass leaves in L2 what the next reads first (scan_tiles_kernel), and streaming ones measured
+  // 1-2% slower in the scan pass of reduce-then-scan (bench/PERFORMANCE.md).
   const bool input_vectors = vector_access_possible<AccT, tuning::vector>(input);
   const bool vectorized = input_vectors && vector_access_possible<AccT, tuning::vector>(output);
+  const tile_access reduce_access = input_vectors ? tile_access::vectors : tile_access::elements;
+  const tile_access scan_access = vectorized ? tile_access::vectors : tile_access::elements;
   const auto scan_kernel = scan_tiles_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
   block_storage_launch scan_storage;
   FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, scan_kernel, num_tiles, scan_storage));
@@ -70,7 +74,7 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
     if (arena.measuring()) return cudaSuccess;
     scan_kernel<<<1, threads, scan_storage.dynamic_shared_bytes, stream>>>(
         input, output, static_cast<AccT*>(nullptr), n, op, tile_prefixes<AccT>{nullptr, init},
-        static_cast<AccT*>(nullptr), vectorized, scan_storage.place);
+        static_cast<AccT*>(nullptr), scan_access, scan_storage.place);
     return cudaGetLastError();
   }
 
@@ -83,7 +87,7 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
     block_storage_launch reduce_storage;
     FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, reduce_kernel, num_tiles - 1, reduce_storage));
     if (!arena.measuring()) {
-      reduce_kernel<<<grid - 1, threads, reduce_storage.dynamic_shared_bytes, stream>>>(input, totals, op, input_vectors,
+      reduce_kernel<<<grid - 1, threads, reduce_storage.dynamic_shared_bytes, stream>>>(input, totals, op, reduce_access,
                                                                                        reduce_storage.place);
       FASTSCAN_CUDA_TRY(cudaGetLastError());
     }
@@ -91,7 +95,7 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
                                                                             init, stream)));
     if (arena.measuring()) return cudaSuccess;
     scan_kernel<<<grid, threads, scan_storage.dynamic_shared_bytes, stream>>>(
-        input, output, static_cast<AccT*>(nullptr), n, op, prefixes, static_cast<AccT*>(nullptr), vectorized,
+        input, output, static_cast<AccT*>(nullptr), n, op, prefixes, static_cast<AccT*>(nullptr), scan_access,
         scan_storage.place);
     return cudaGetLastError();
   } else {
@@ -99,7 +103,7 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
     if (local == nullptr) local = arena.allocate<AccT>(static_cast<std::size_t>(n));
     if (!arena.measuring()) {
       scan_kernel<<<grid, threads, scan_storage.dynamic_shared_bytes, stream>>>(
-          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals, vectorized, scan_storage.place);
+          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals, scan_access, scan_storage.place);
       FASTSCAN_CUDA_TRY(cudaGetLastError());
     }
     FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,

@@ -47,14 +47,16 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   offset_t* total = nullptr;
   if (!arena.measuring()) FASTSCAN_CUDA_TRY(host_count_slot::get(total));
-  const bool vectorized = vector_access_possible<T, tuning::vector>(input);
+  // Plain vectors, not streaming ones: untried for compaction.
+  const tile_access access =
+      vector_access_possible<T, tuning::vector>(input) ? tile_access::vectors : tile_access::elements;
   const auto kernel = select_kernel<tuning, T, InputIt, Selector, SelectedIt, RejectedIt>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY(
       (plan_block_storage<typename agent_select<tuning>::template temp_storage<T>>(arena, kernel, tiles, storage)));
   FASTSCAN_CUDA_TRY(with_tile_state<offset_t>(arena, tiles, stream, [&](tile_state<offset_t> const& state) {
     kernel<<<static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream>>>(
-        input, selector, selected_out, rejected_out, n, state, total, vectorized, storage.place);
+        input, selector, selected_out, rejected_out, n, state, total, access, storage.place);
     return cudaGetLastError();
   }));
   if (arena.measuring()) return cudaSuccess;

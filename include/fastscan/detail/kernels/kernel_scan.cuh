@@ -8,26 +8,29 @@ namespace fastscan::detail {
 
 // Reduce-then-scan, phase 1: tile_totals[b] = reduction of full tile b.
 template <class Tuning, class AccT, class InputIt, class Op>
-__global__ void __launch_bounds__(Tuning::threads)
-    reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op, bool vectorized, block_storage_place place) {
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+    reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op, tile_access access, block_storage_place place) {
   using agent = agent_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
-  const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op, vectorized);
+  const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op, access);
   if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
 }
 
 // Scans each tile from its carry (when known). With tile_totals, also records each tile's total;
 // with intermediate, tiles after the first are written there instead of to output.
+// Blocks take the tiles from the last to the first: the reduce pass before this one takes them from
+// the first to the last, so the tiles it read last, the ones still in L2, are read again first (and
+// the propagate pass after a scan-then-propagate one finds the first tiles in L2 the same way).
 template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
-__global__ void __launch_bounds__(Tuning::threads)
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     scan_tiles_kernel(InputIt input, OutputIt output, AccT* intermediate, offset_t n, Op op,
-                      tile_prefixes<AccT> prefixes, AccT* tile_totals, bool vectorized,
+                      tile_prefixes<AccT> prefixes, AccT* tile_totals, tile_access access,
                       block_storage_place place) {
   using agent = agent_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
-  const offset_t tile = blockIdx.x;
+  const offset_t tile = static_cast<offset_t>(gridDim.x) - 1 - blockIdx.x;
   const AccT total = agent::template scan_tile<Kind>(storage, input, output, intermediate, n, tile, op,
-                                                     prefixes.for_tile(tile), vectorized);
+                                                     prefixes.for_tile(tile), access);
   // The last tile's total is never needed (nothing follows it), and it may be a partial tile.
   if (tile_totals != nullptr && threadIdx.x == 0 && tile + 1 < gridDim.x) tile_totals[tile] = total;
 }

@@ -9,20 +9,20 @@ namespace fastscan::detail {
 template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     single_pass_scan_kernel(InputIt input, OutputIt output, offset_t n, Op op, maybe<AccT> init,
-                            tile_state<AccT> state, bool vectorized, block_storage_place place) {
+                            tile_state<AccT> state, tile_access access, block_storage_place place) {
   using agent = agent_single_pass_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
-  agent::template consume_tile<Kind>(storage, input, output, n, op, init, state, vectorized);
+  agent::template consume_tile<Kind>(storage, input, output, n, op, init, state, access);
 }
 
 template <class Tuning, scan_kind Kind, class AccT, class Element, class Output, class Op>
-__global__ void __launch_bounds__(Tuning::threads, Tuning::segmented_min_blocks_per_sm)
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     single_pass_segmented_scan_kernel(Element element, Output output, offset_t n, Op op,
-                                      tile_state<segmented_value<AccT>> state, bool vectorized,
+                                      tile_state<segmented_value<AccT>> state, tile_access access,
                                       block_storage_place place) {
   using agent = agent_single_pass_segmented_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
-  agent::template consume_tile<Kind>(storage, element, output, n, op, state, vectorized);
+  agent::template consume_tile<Kind>(storage, element, output, n, op, state, access);
 }
 
 }  // namespace fastscan::detail
