@@ -136,7 +136,7 @@ struct device_scan {
     }
     if (temp_storage_bytes < needed) return cudaErrorInvalidValue;
     if (num_items == 0) return cudaSuccess;
-    detail::temp_arena arena = detail::temp_arena::over(d_temp_storage);
+    detail::temp_arena arena = detail::temp_arena::over(d_temp_storage, plan);
     return dispatch(arena);
   }
 

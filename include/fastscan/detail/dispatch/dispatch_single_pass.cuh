@@ -23,9 +23,8 @@ cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stre
   tile_state<T> state{};
   if (tiles == 1) return arena.measuring() ? cudaSuccess : launch(state);  // one block: no statuses
 
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  FASTSCAN_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
-  const bool captured = capture != cudaStreamCaptureStatusNone;
+  bool captured = false;
+  FASTSCAN_CUDA_TRY(arena.stream_captured(stream, captured));
   tile_slot* captured_slots = captured ? arena.allocate<tile_slot>(static_cast<std::size_t>(tiles + 1)) : nullptr;
   if constexpr (tile_state<T>::format == status_format::fenced) {
     state.aggregates = arena.allocate<T>(static_cast<std::size_t>(tiles));

@@ -71,11 +71,11 @@ void launch(execution_policy<Derived, Algorithm>& policy, offset_t n, Dispatch&&
     temp_arena plan = temp_arena::measure();
     throw_if_failed<Algorithm>(dispatch(plan, stream), derived, algorithm_call, "planning temporary storage");
     if (plan.bytes_used() == 0) {  // a single-pass scan whose tile statuses need no per-call storage
-      temp_arena arena = temp_arena::over(nullptr);
+      temp_arena arena = temp_arena::over(nullptr, plan);
       throw_if_failed<Algorithm>(dispatch(arena, stream), derived, algorithm_call, "launching the scan kernel");
     } else {
       thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
-      temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()));
+      temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()), plan);
       throw_if_failed<Algorithm>(dispatch(arena, stream), derived, algorithm_call, "launching the scan kernels");
     }
   }
