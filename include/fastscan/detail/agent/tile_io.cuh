@@ -78,7 +78,7 @@ __host__ __device__ const T* lowest_address(It it, offset_t first, int count) {
 //   elements           element by element through the iterator;
 //   vectors            16-byte vectors (vector memory, aligned);
 //   streaming_vectors  16-byte vectors loaded and stored evict-first (ld.global.cs / st.global.cs), for
-//                      calls whose data exceeds the L2 cache and is touched once: 1-4% faster from 2^24
+//                      calls whose data exceeds the L2 cache and is touched once: 1-3.5% faster from 2^24
 //                      elements on (bench/PERFORMANCE.md). Smaller calls keep plain accesses, so their
 //                      results may stay in L2 for the caller's next kernel.
 enum class tile_access : unsigned char { elements, vectors, streaming_vectors };

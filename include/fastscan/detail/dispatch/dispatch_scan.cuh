@@ -8,6 +8,7 @@
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
+#include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/kernels/kernel_scan.cuh>
 #include <fastscan/detail/segmented.cuh>
@@ -64,8 +65,8 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
   // 1-2% slower in the scan pass of reduce-then-scan (bench/PERFORMANCE.md).
   const bool input_vectors = vector_access_possible<AccT, tuning::vector>(input);
   const bool vectorized = input_vectors && vector_access_possible<AccT, tuning::vector>(output);
-  const tile_access reduce_access = input_vectors ? tile_access::vectors : tile_access::elements;
-  const tile_access scan_access = vectorized ? tile_access::vectors : tile_access::elements;
+  const tile_access reduce_access = plain_tile_access(input_vectors);
+  const tile_access scan_access = plain_tile_access(vectorized);
   const auto scan_kernel = scan_tiles_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
   block_storage_launch scan_storage;
   FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, scan_kernel, num_tiles, scan_storage));

@@ -4,6 +4,7 @@
 // since the caller's result iterators depend on it (as with Thrust's own copy_if).
 
 #include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
+#include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/kernels/kernel_select.cuh>
 #include <fastscan/detail/tuning.cuh>
 
@@ -48,8 +49,7 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
   offset_t* total = nullptr;
   if (!arena.measuring()) FASTSCAN_CUDA_TRY(host_count_slot::get(total));
   // Plain vectors, not streaming ones: untried for compaction.
-  const tile_access access =
-      vector_access_possible<T, tuning::vector>(input) ? tile_access::vectors : tile_access::elements;
+  const tile_access access = plain_tile_access(vector_access_possible<T, tuning::vector>(input));
   const auto kernel = select_kernel<tuning, T, InputIt, Selector, SelectedIt, RejectedIt>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY(

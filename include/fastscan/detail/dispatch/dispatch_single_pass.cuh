@@ -104,7 +104,7 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
   const bool vectorized = vector_access_possible<key_t, tuning::vector>(element.keys) &&
                           vector_access_possible<AccT, tuning::vector>(element.values) &&
                           vector_access_possible<AccT, tuning::vector>(output.output);
-  const tile_access access = vectorized ? tile_access::vectors : tile_access::elements;
+  const tile_access access = plain_tile_access(vectorized);
   const auto kernel = single_pass_segmented_scan_kernel<tuning, Kind, AccT, Element, Output, Op>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_segmented_scan<tuning, AccT>::temp_storage>(

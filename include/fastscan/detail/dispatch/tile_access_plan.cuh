@@ -31,10 +31,16 @@ inline cudaError_t l2_cache_bytes(std::size_t& bytes) {
   return cudaSuccess;
 }
 
-// footprint_bytes: what the launch reads and writes. Calls under 1 MiB, smaller than any L2 worth
-// streaming past, skip the device query (their host time matters).
+// Vectors where they are possible, never streaming ones.
+inline tile_access plain_tile_access(bool vectors_possible) {
+  return vectors_possible ? tile_access::vectors : tile_access::elements;
+}
+
+// Vectors where they are possible, streaming ones when the launch's data (footprint_bytes, read and
+// written) exceeds L2. Calls under 1 MiB, smaller than any L2 worth streaming past, skip the device
+// query (their host time matters).
 inline cudaError_t plan_tile_access(bool vectors_possible, std::size_t footprint_bytes, tile_access& access) {
-  access = vectors_possible ? tile_access::vectors : tile_access::elements;
+  access = plain_tile_access(vectors_possible);
   if (!vectors_possible || footprint_bytes <= (std::size_t{1} << 20)) return cudaSuccess;
   std::size_t l2_bytes = 0;
   FASTSCAN_CUDA_TRY(l2_cache_bytes(l2_bytes));
