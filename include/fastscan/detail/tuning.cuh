@@ -8,7 +8,7 @@
 // `min_blocks_per_sm`: resident blocks the tile kernels are compiled for (a register budget), since
 // the single-pass driver hides one block's look-back behind the others' loads. Eight 128-thread
 // blocks (64 registers) won for scans, scans by key (even with a few dozen bytes of spills there:
-// 7-10% faster than five blocks at 96 registers) and the deterministic passes (bench/PERFORMANCE.md).
+// 7-11% faster than five blocks at 96 registers) and the deterministic passes (bench/PERFORMANCE.md).
 // `count_block_scan<Counts, Threads>`: the algorithm's block scan over one value of selection counts
 // per thread, for stream compaction (select_tuning at the end).
 
