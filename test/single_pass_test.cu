@@ -7,6 +7,7 @@
 
 #include "common/policies.cuh"
 
+#include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/dispatch/tile_state_registry.cuh>
 
 #include <thrust/scan.h>
@@ -321,6 +322,41 @@ TYPED_TEST(single_pass_test, TagsRunningOut) {
     ASSERT_TRUE(all_equal(expected, to_host(d_out)));
   }
   EXPECT_LT(buffer->last_tag, 5u);
+}
+
+// How a call's full tiles move, by its size (dispatch/tile_access_plan.cuh). Small calls and ranges that
+// cannot take vectors are planned without asking the device.
+TEST(TileAccessPlan, SmallCallsPrefetchWithoutAskingTheDevice) {
+  using fastscan::detail::tile_access;
+  tile_access access = tile_access::vectors;
+  ASSERT_EQ(fastscan::detail::plan_tile_access(false, std::size_t{1} << 40, true, access), cudaSuccess);
+  EXPECT_EQ(access, tile_access::elements);
+  for (const bool streaming : {false, true}) {
+    for (const std::size_t bytes : {std::size_t{0}, std::size_t{4096}, fastscan::detail::latency_bound_footprint_bytes}) {
+      access = tile_access::elements;
+      ASSERT_EQ(fastscan::detail::plan_tile_access(true, bytes, streaming, access), cudaSuccess);
+      EXPECT_EQ(access, tile_access::prefetched_vectors) << bytes << " bytes";
+    }
+  }
+}
+
+TEST(TileAccessPlan, LargerCallsByTheL2Size) {
+  FASTSCAN_REQUIRE_GPU();
+  using fastscan::detail::tile_access;
+  std::size_t l2 = 0;
+  ASSERT_EQ(fastscan::detail::l2_cache_bytes(l2), cudaSuccess);
+  ASSERT_GT(l2, 0u);
+  tile_access access = tile_access::elements;
+  if (l2 > fastscan::detail::latency_bound_footprint_bytes) {  // data that may sit in L2: plain vectors
+    ASSERT_EQ(fastscan::detail::plan_tile_access(true, l2, true, access), cudaSuccess);
+    EXPECT_EQ(access, tile_access::vectors);
+  }
+  ASSERT_EQ(fastscan::detail::plan_tile_access(true, l2 + 1, true, access), cudaSuccess);
+  EXPECT_EQ(access, tile_access::prefetched_streaming_vectors);
+  ASSERT_EQ(fastscan::detail::plan_tile_access(true, l2 + 1, false, access), cudaSuccess);
+  EXPECT_EQ(access, tile_access::prefetched_vectors);
+  ASSERT_EQ(fastscan::detail::plan_tile_access(false, l2 + 1, true, access), cudaSuccess);
+  EXPECT_EQ(access, tile_access::elements);
 }
 
 }  // namespace fastscan_test

@@ -3,7 +3,8 @@
 // structure of Adinets and Merrill ("Onesweep: A Faster Least Significant Digit Radix Sort for GPUs",
 // 2022), which CUB's DeviceRadixSort runs on Hopper.
 //
-// A block draws its tile in launch order, loads the tile's keys warp-striped (each warp one contiguous
+// A block draws its tile in launch order (first prefetching the tile it would get if tiles went by
+// blockIdx, as the scans do: tile_io.cuh), loads the tile's keys warp-striped (each warp one contiguous
 // run, which the stable ranking needs; block_radix_rank.cuh), and ranks their digits of this pass: each
 // key's place in the tile stably sorted by digit, and the tile's count of every digit. The counts go to
 // a per-digit look-back: thread d publishes digit d's count for the tiles after it, then walks back over
@@ -22,6 +23,7 @@
 // so no memset runs between passes. Counts stay below 2^30 because a launch sorts at most one portion
 // of the input (radix_sort_tuning::portion_items).
 
+#include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/block/block_radix_rank.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
@@ -64,6 +66,7 @@ struct radix_pass {
   unsigned* next_lookback;       // the next launch's words, cleared by this one
   offset_t lookback_words;
   int pass;                      // the digit: bits [8 * pass, 8 * pass + 8) of the ordered key
+  bool prefetch;                 // prefetch the launch-order guess's keys and values (tile_io.cuh)
 };
 
 template <class Tuning, class Key, bool Descending, class Value>
@@ -127,7 +130,14 @@ struct agent_radix_sort_onesweep {
   }
 
   __device__ static void consume_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass) {
-    if (threadIdx.x == 0) storage.tile = static_cast<offset_t>(atomicAdd(pass.lookback, 1u));
+    if (threadIdx.x == 0) {
+      const offset_t guess_base = static_cast<offset_t>(blockIdx.x) * tile_items;
+      if (pass.prefetch && guess_base + tile_items <= pass.items) {
+        prefetch_to_l2(pass.keys_in + guess_base, tile_items * sizeof(bits_t));
+        if constexpr (has_values) prefetch_to_l2(pass.values_in + guess_base, tile_items * sizeof(Value));
+      }
+      storage.tile = static_cast<offset_t>(atomicAdd(pass.lookback, 1u));
+    }
     const offset_t stride = static_cast<offset_t>(gridDim.x) * threads;
     for (offset_t i = static_cast<offset_t>(blockIdx.x) * threads + threadIdx.x; i < pass.lookback_words; i += stride)
       pass.next_lookback[i] = 0;

@@ -171,7 +171,9 @@ struct agent_select {
   __device__ static void consume_tile(temp_storage<T>& storage, InputIt input, Selector& selector,
                                       SelectedIt selected_out, RejectedIt rejected_out, offset_t n,
                                       tile_state<offset_t> const& state, offset_t* total, tile_access access) {
-    const offset_t tile = draw_tile(storage.tile, state);
+    const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
+      io::template prefetch_full<T>(input, guess * tile_items, n);
+    });
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
     const bool last = remaining <= tile_items;

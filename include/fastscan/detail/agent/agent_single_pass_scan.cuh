@@ -21,11 +21,18 @@
 
 namespace fastscan::detail {
 
-// The tile this block scans: drawn from the call's counter, or 0 when the grid has one block (and no state).
-template <class AccT>
-__device__ offset_t draw_tile(offset_t& shared_tile, tile_state<AccT> const& state) {
+// The tile this block scans: drawn from the call's counter, or 0 when the grid has one block (and no
+// state). When `access` prefetches (tile_io.cuh), thread 0 first calls prefetch(guess), guess being the
+// tile the block would get if tiles went by blockIdx, to start it on its way into L2 while the draw's
+// round trip is in flight.
+template <class AccT, class Prefetch>
+__device__ offset_t draw_tile(offset_t& shared_tile, tile_state<AccT> const& state, tile_access access,
+                              Prefetch&& prefetch) {
   if (gridDim.x == 1) return 0;
-  if (threadIdx.x == 0) shared_tile = state.draw_tile();
+  if (threadIdx.x == 0) {
+    if (prefetches(access)) prefetch(static_cast<offset_t>(blockIdx.x));
+    shared_tile = state.draw_tile();
+  }
   __syncthreads();
   return shared_tile;
 }
@@ -45,7 +52,9 @@ struct agent_single_pass_scan {
   template <scan_kind Kind, class InputIt, class OutputIt, class Op>
   __device__ static void consume_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t n, Op op,
                                       maybe<AccT> init, tile_state<AccT> const& state, tile_access access) {
-    const offset_t tile = draw_tile(storage.tile, state);
+    const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
+      io::template prefetch_full<AccT>(input, guess * tile_items, n);
+    });
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
     const bool last = remaining <= tile_items;
@@ -132,12 +141,18 @@ struct agent_single_pass_segmented_scan {
 
   // A scan by key: `element` gives element i as a (head, value) pair (by_key_element), `output` writes
   // scanned pairs (by_key_output). access: whether full tiles move 16-byte vectors of keys, values and
-  // results (never streaming ones: dispatch_single_pass.cuh).
+  // results, and whether keys and values are prefetched (never streaming: dispatch_single_pass.cuh).
   template <scan_kind Kind, class Element, class Output, class Op>
   __device__ static void consume_tile(temp_storage& storage, Element const& element, Output const& output, offset_t n,
                                       Op op, tile_state<pair_t> const& state, tile_access access) {
     constexpr bool types_allow_vectors = vectors_possible<Element, Output>();
-    const offset_t tile = draw_tile(storage.tile, state);
+    const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
+      if constexpr (types_allow_vectors) {
+        using key_t = key_type_of<decltype(element.keys)>;
+        io::template prefetch_full<key_t>(element.keys, guess * tile_items, n);
+        io::template prefetch_full<AccT>(element.values, guess * tile_items, n);
+      }
+    });
     const offset_t tile_base = tile * tile_items;
     const offset_t remaining = n - tile_base;
     const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
@@ -145,7 +160,7 @@ struct agent_single_pass_segmented_scan {
     const pair_prefix_t prefix{state, tile, remaining > tile_items, segmented_op<Op>{op}, none<pair_t>()};
     AccT values[items_per_thread];
     unsigned heads = 0;  // bit k: item k starts a segment
-    const bool vectorized = types_allow_vectors && access != tile_access::elements && valid == tile_items;
+    const bool vectorized = types_allow_vectors && moves_vectors(access) && valid == tile_items;
     if (vectorized) {
       if constexpr (types_allow_vectors) load_vectors<Kind>(element, tile_base, values, heads);
     } else {

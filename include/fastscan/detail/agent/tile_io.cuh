@@ -17,6 +17,7 @@
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/type_traits/is_contiguous_iterator.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -74,14 +75,39 @@ __host__ __device__ const T* lowest_address(It it, offset_t first, int count) {
   else return thrust::raw_pointer_cast(&*it) + first;
 }
 
-// How a launch moves its full tiles (the host decides per call):
-//   elements           element by element through the iterator;
-//   vectors            16-byte vectors (vector memory, aligned);
-//   streaming_vectors  16-byte vectors loaded and stored evict-first (ld.global.cs / st.global.cs), for
-//                      calls whose data exceeds the L2 cache and is touched once: 1-3.5% faster from 2^24
-//                      elements on (bench/PERFORMANCE.md). Smaller calls keep plain accesses, so their
-//                      results may stay in L2 for the caller's next kernel.
-enum class tile_access : unsigned char { elements, vectors, streaming_vectors };
+// How a launch moves its full tiles (the host decides per call, dispatch/tile_access_plan.cuh):
+//   elements                      element by element through the iterator;
+//   vectors                       16-byte vectors (vector memory, aligned);
+//   prefetched_vectors            vectors, and before a block draws its tile (single-pass drivers), its
+//                                 thread 0 starts the tile the block would get if tiles went by blockIdx on
+//                                 its way into L2 (prefetch_full): few blocks draw exactly that tile, but
+//                                 the one that does started about as early, so each tile's DRAM read
+//                                 begins before its block's draw returns instead of after it;
+//   prefetched_streaming_vectors  the same, loaded and stored evict-first (ld.global.cs / st.global.cs),
+//                                 for calls whose data exceeds the L2 cache and is touched once.
+// Measured gains and where each is used: bench/PERFORMANCE.md.
+enum class tile_access : unsigned char { elements, vectors, prefetched_vectors, prefetched_streaming_vectors };
+
+__host__ __device__ constexpr bool moves_vectors(tile_access access) { return access != tile_access::elements; }
+__host__ __device__ constexpr bool prefetches(tile_access access) {
+  return access == tile_access::prefetched_vectors || access == tile_access::prefetched_streaming_vectors;
+}
+__host__ __device__ constexpr bool streams(tile_access access) {
+  return access == tile_access::prefetched_streaming_vectors;
+}
+
+// Called by one thread: starts the bytes [first, first + bytes) on their way into L2 (their 16-byte
+// aligned interior: one bulk prefetch, which holds no registers and which nothing waits for). Only a
+// hint: nothing happens before sm_90 (no bulk copies).
+__device__ inline void prefetch_to_l2([[maybe_unused]] const void* first, [[maybe_unused]] std::size_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(first) + 15) & ~std::uintptr_t{15};
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(first) + bytes) & ~std::uintptr_t{15};
+  if (end <= begin) return;
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(begin), "r"(static_cast<unsigned>(end - begin))
+               : "memory");
+#endif
+}
 
 // Host side: may a tile loop over [it, it + n) use 16-byte vectors?
 template <class T, int Vector, class It>
@@ -125,8 +151,8 @@ struct tile_io {
   template <class InputIt, class T>
   __device__ static void load_full(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread], tile_access access) {
     if constexpr (Vector > 1 && is_vector_memory_of<InputIt, T>) {
-      if (access == tile_access::streaming_vectors) return load_vectors<true>(input, tile_base, items);
-      if (access == tile_access::vectors) return load_vectors<false>(input, tile_base, items);
+      if (streams(access)) return load_vectors<true>(input, tile_base, items);
+      if (moves_vectors(access)) return load_vectors<false>(input, tile_base, items);
     }
     load<true>(input, tile_base, tile_items, items);
   }
@@ -134,10 +160,20 @@ struct tile_io {
   template <class OutputIt, class T>
   __device__ static void store_full(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread], tile_access access) {
     if constexpr (Vector > 1 && is_vector_memory_of<OutputIt, T>) {
-      if (access == tile_access::streaming_vectors) return store_vectors<true>(output, tile_base, items);
-      if (access == tile_access::vectors) return store_vectors<false>(output, tile_base, items);
+      if (streams(access)) return store_vectors<true>(output, tile_base, items);
+      if (moves_vectors(access)) return store_vectors<false>(output, tile_base, items);
     }
     store<true>(output, tile_base, tile_items, items);
+  }
+
+  // Called by one thread: starts the full tile at tile_base of vector memory on its way into L2. Partial
+  // tiles and other iterators skip it.
+  template <class T, class InputIt>
+  __device__ static void prefetch_full(InputIt input, offset_t tile_base, offset_t n) {
+    if constexpr (Vector > 1 && is_vector_memory_of<InputIt, T>) {
+      if (tile_base + tile_items <= n)
+        prefetch_to_l2(lowest_address<T>(input, tile_base, tile_items), tile_items * sizeof(T));
+    }
   }
 
   // A full tile of vector memory, 16-byte aligned: one 16-byte load per vector, all issued before the

@@ -10,6 +10,7 @@
 // keys are sorted with their original positions, and the values gathered by those afterwards.
 
 #include <fastscan/detail/dispatch/temp_arena.cuh>
+#include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/kernels/kernel_radix_sort.cuh>
 #include <fastscan/detail/kernels/kernel_select.cuh>
 #include <fastscan/detail/tuning.cuh>
@@ -77,6 +78,10 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
   bits_t* keys_out = other_keys;
   Value* values_in = values;
   Value* values_out = other_values;
+  // Each launch reads a portion's keys and values and writes as many.
+  footprint_class where = footprint_class::latency_bound;
+  FASTSCAN_CUDA_TRY(classify_footprint(
+      2 * static_cast<std::size_t>(launch_items) * (sizeof(bits_t) + (has_values ? sizeof(Value) : 0)), where));
   int current = 0;
   for (int pass = 0; pass < passes; ++pass) {
     for (offset_t portion = 0; portion < portions; ++portion) {
@@ -92,7 +97,8 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
                                        lookback[current],
                                        lookback[1 - current],
                                        lookback_words,
-                                       pass};
+                                       pass,
+                                       prefetches_drawn_tiles(where)};
       const unsigned tiles = static_cast<unsigned>((items + tuning::tile_items - 1) / tuning::tile_items);
       radix_onesweep_kernel<tuning, Key, Descending, Value><<<tiles, tuning::threads, 0, stream>>>(launch);
       FASTSCAN_CUDA_TRY(cudaGetLastError());

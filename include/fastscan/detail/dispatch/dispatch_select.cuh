@@ -47,9 +47,13 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   offset_t* total = nullptr;
-  if (!arena.measuring()) FASTSCAN_CUDA_TRY(host_count_slot::get(total));
-  // Plain vectors, not streaming ones: untried for compaction.
-  const tile_access access = plain_tile_access(vector_access_possible<T, tuning::vector>(input));
+  tile_access access = tile_access::elements;
+  if (!arena.measuring()) {
+    FASTSCAN_CUDA_TRY(host_count_slot::get(total));
+    // Footprint: the input, and at most as much again written. Never streaming: untried for compaction.
+    FASTSCAN_CUDA_TRY(plan_tile_access(vector_access_possible<T, tuning::vector>(input),
+                                       2 * static_cast<std::size_t>(n) * sizeof(T), false, access));
+  }
   const auto kernel = select_kernel<tuning, T, InputIt, Selector, SelectedIt, RejectedIt>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY(

@@ -3,8 +3,8 @@
 // Tile statuses come from the stream's tile-state buffer (tile_state_registry.cuh), or, while the
 // stream is being captured into a graph, from the call's temporary storage zeroed by a memset node.
 // The fenced status format keeps its values in temporary storage. Full tiles move 16-byte vectors
-// when input and output are contiguous memory of the accumulator type, aligned to 16 bytes, streaming
-// ones when the call's data exceeds L2 (tile_access_plan.cuh).
+// when input and output are contiguous memory of the accumulator type, aligned to 16 bytes, prefetched
+// and streaming ones by the call's size (tile_access_plan.cuh).
 
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
@@ -13,6 +13,8 @@
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/dispatch/tile_state_registry.cuh>
 #include <fastscan/detail/kernels/kernel_single_pass.cuh>
+
+#include <type_traits>
 
 namespace fastscan::detail {
 
@@ -61,7 +63,7 @@ cudaError_t dispatch_single_pass_tuned(temp_arena& arena, InputIt input, OutputI
                           vector_access_possible<AccT, tuning::vector>(output);
   tile_access access = tile_access::elements;
   if (!arena.measuring())
-    FASTSCAN_CUDA_TRY(plan_tile_access(vectorized, 2 * static_cast<std::size_t>(n) * sizeof(AccT), access));
+    FASTSCAN_CUDA_TRY(plan_tile_access(vectorized, 2 * static_cast<std::size_t>(n) * sizeof(AccT), true, access));
   const auto kernel = single_pass_scan_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_scan<tuning, AccT>::temp_storage>(arena, kernel,
@@ -99,12 +101,17 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   const unsigned grid = static_cast<unsigned>(tiles);
-  // The kernel also needs keys as wide as values (a compile-time check there). Plain vectors: streaming
-  // ones measured 1-4% slower for scans by key at 2^24-2^28 (bench/PERFORMANCE.md).
+  // The kernel also needs keys as wide as values (a compile-time check there). Never streaming: it
+  // measured 1-4% slower for scans by key at 2^24-2^28 (bench/PERFORMANCE.md).
   const bool vectorized = vector_access_possible<key_t, tuning::vector>(element.keys) &&
                           vector_access_possible<AccT, tuning::vector>(element.values) &&
                           vector_access_possible<AccT, tuning::vector>(output.output);
-  const tile_access access = plain_tile_access(vectorized);
+  tile_access access = tile_access::elements;
+  if (!arena.measuring()) {
+    std::size_t footprint = static_cast<std::size_t>(n) * 2 * sizeof(AccT);  // values and results
+    if constexpr (!std::is_void_v<key_t>) footprint += static_cast<std::size_t>(n) * sizeof(key_t);
+    FASTSCAN_CUDA_TRY(plan_tile_access(vectorized, footprint, false, access));
+  }
   const auto kernel = single_pass_segmented_scan_kernel<tuning, Kind, AccT, Element, Output, Op>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_segmented_scan<tuning, AccT>::temp_storage>(

@@ -1,6 +1,6 @@
 #pragma once
 // Host side of tile_io.cuh's tile_access: how a launch moves its full tiles. 16-byte vectors where the
-// iterators allow them; streaming (evict-first) vectors where the call's data exceeds the L2 cache.
+// iterators allow them; prefetched and streaming (evict-first) vectors by the call's size (plan_tile_access).
 
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
@@ -31,20 +31,47 @@ inline cudaError_t l2_cache_bytes(std::size_t& bytes) {
   return cudaSuccess;
 }
 
-// Vectors where they are possible, never streaming ones.
+// Vectors where they are possible, neither prefetched nor streaming (drivers that number tiles by
+// blockIdx, where the draw the prefetch overlaps does not exist).
 inline tile_access plain_tile_access(bool vectors_possible) {
   return vectors_possible ? tile_access::vectors : tile_access::elements;
 }
 
-// Vectors where they are possible, streaming ones when the launch's data (footprint_bytes, read and
-// written) exceeds L2. Calls under 1 MiB, smaller than any L2 worth streaming past, skip the device
-// query (their host time matters).
-inline cudaError_t plan_tile_access(bool vectors_possible, std::size_t footprint_bytes, tile_access& access) {
-  access = plain_tile_access(vectors_possible);
-  if (!vectors_possible || footprint_bytes <= (std::size_t{1} << 20)) return cudaSuccess;
+// Calls whose data (read and written) is at most this are bound by latency, not by any bandwidth.
+inline constexpr std::size_t latency_bound_footprint_bytes = std::size_t{2} << 20;
+
+// Where a call's data (footprint_bytes, read and written) leaves it:
+//   latency_bound  at most latency_bound_footprint_bytes: decided without asking the device (such calls'
+//                  host time matters);
+//   may_fit_l2     up to the L2 size: the data may sit in L2, and the call is then bound by L2 bandwidth;
+//   beyond_l2      the data comes from DRAM.
+enum class footprint_class { latency_bound, may_fit_l2, beyond_l2 };
+
+inline cudaError_t classify_footprint(std::size_t footprint_bytes, footprint_class& where) {
+  where = footprint_class::latency_bound;
+  if (footprint_bytes <= latency_bound_footprint_bytes) return cudaSuccess;
   std::size_t l2_bytes = 0;
   FASTSCAN_CUDA_TRY(l2_cache_bytes(l2_bytes));
-  if (footprint_bytes > l2_bytes) access = tile_access::streaming_vectors;
+  where = footprint_bytes > l2_bytes ? footprint_class::beyond_l2 : footprint_class::may_fit_l2;
+  return cudaSuccess;
+}
+
+// Whether blocks that draw their tiles prefetch the tile of their launch-order guess (tile_io.cuh): not
+// where the data may sit in L2 and bound the call by L2 bandwidth, which the prefetch's second request
+// per line costs; elsewhere it shortens each tile's wait (beyond L2: 3-5% from 2^24 elements on).
+inline bool prefetches_drawn_tiles(footprint_class where) { return where != footprint_class::may_fit_l2; }
+
+// How a single-pass launch that draws its tiles moves them: vectors where possible, prefetched as
+// prefetches_drawn_tiles says, streaming beyond L2 where the driver takes them (`streaming`; scans by
+// key and compaction measured slower with them). Measured: bench/PERFORMANCE.md.
+inline cudaError_t plan_tile_access(bool vectors_possible, std::size_t footprint_bytes, bool streaming,
+                                    tile_access& access) {
+  access = plain_tile_access(vectors_possible);
+  if (!vectors_possible) return cudaSuccess;
+  footprint_class where = footprint_class::latency_bound;
+  FASTSCAN_CUDA_TRY(classify_footprint(footprint_bytes, where));
+  if (where == footprint_class::beyond_l2 && streaming) access = tile_access::prefetched_streaming_vectors;
+  else if (prefetches_drawn_tiles(where)) access = tile_access::prefetched_vectors;
   return cudaSuccess;
 }
 
