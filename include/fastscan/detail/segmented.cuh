@@ -59,7 +59,8 @@ struct by_key_element {
 };
 
 // Writes the value half of a scanned pair to the user's output; an exclusive scan writes the init at
-// every head. Only `output[i] = pair` is supported: all the kernels need.
+// every head. `output[i] = pair` (the pair's flag is not element i's own head after a pair scan, so the
+// head is looked up again) and write(i, value, head).
 template <scan_kind Kind, class AccT, class OutputIt, class Element>
 struct by_key_output {
   OutputIt output;
@@ -75,6 +76,13 @@ struct by_key_output {
   };
 
   __device__ proxy operator[](offset_t i) const { return proxy{*this, i}; }
+
+  // Element i's scanned value from a caller that knows whether element i itself starts a segment (the
+  // matrix segmented kernels hold the heads): no second look at the keys.
+  __device__ void write(offset_t i, AccT const& scanned, bool head) const {
+    if (Kind == scan_kind::exclusive && head) output[i] = element.init;
+    else output[i] = scanned;
+  }
 };
 
 }  // namespace fastscan::detail

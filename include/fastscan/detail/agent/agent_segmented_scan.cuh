@@ -31,14 +31,15 @@ struct agent_segmented_scan {
     __device__ maybe<pair_t> operator()(pair_t const&) const { return none<pair_t>(); }
   };
 
-  // Stores elements [skip, valid) of the tile.
+  // Stores elements [skip, valid) of the tile (output: by_key_output, told each element's own head).
   template <bool FullTile, class OutputIt>
   __device__ static void store(OutputIt output, offset_t tile_base, int valid, int skip,
                                AccT (&values)[items_per_thread], unsigned heads) {
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
       const int element = io::element(k);
-      if ((FullTile || element < valid) && element >= skip) output[tile_base + element] = pair_t{values[k], ((heads >> k) & 1u) != 0};
+      if ((FullTile || element < valid) && element >= skip)
+        output.write(tile_base + element, values[k], ((heads >> k) & 1u) != 0);
     }
   }
 

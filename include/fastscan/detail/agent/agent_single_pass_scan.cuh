@@ -192,7 +192,7 @@ struct agent_single_pass_segmented_scan {
 #pragma unroll
       for (int k = 0; k < items_per_thread; ++k) {
         const int e = io::element(k);
-        if (e < valid) output[tile_base + e] = pair_t{values[k], ((heads >> k) & 1u) != 0};
+        if (e < valid) output.write(tile_base + e, values[k], ((heads >> k) & 1u) != 0);
       }
     }
   }
