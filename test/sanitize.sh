@@ -25,7 +25,7 @@ wait
 run memcheck memcheck_single_pass single_pass_test '*LookBack*:*Failed*:*Graph*:*Tags*' &
 run memcheck memcheck_deterministic deterministic_test '*IntegerResultsExact*' &
 wait
-for a in matrix blelloch hillis_steele; do
+for a in matrix matrix_deterministic blelloch hillis_steele; do
   run memcheck "memcheck_by_key_$a" "scan_by_key_${a}_test" '*EveryLayout*:*NonCommutative*:*InPlace*' &
 done
 wait
@@ -44,7 +44,7 @@ wait
 run synccheck synccheck_single_pass single_pass_test '*LookBack*' &
 run synccheck synccheck_by_key_matrix scan_by_key_matrix_test '*ExclusiveWithInitEveryLayout*' &
 wait
-for a in matrix blelloch hillis_steele; do
+for a in matrix matrix_deterministic blelloch hillis_steele; do
   run racecheck "racecheck_by_key_$a" "scan_by_key_${a}_test" '*ExclusiveWithInitEveryLayout*:*BackwardNonCommutative*' &
 done
 wait

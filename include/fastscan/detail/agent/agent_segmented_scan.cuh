@@ -1,6 +1,6 @@
 #pragma once
 // One thread block's work on one tile of a matrix scan by key (paper section 4.2.2). Elements arrive
-// as (head, value) pairs. A tile without heads lies inside one segment and takes the unsegmented
+// as (head, value) pairs from a by_key_element. A tile without heads lies inside one segment and takes the unsegmented
 // block scan; others take the segmented one. Each tile records its total (r_b, f_b) and the length
 // s_b of its first segment; the fix-up later re-scans only those s_b elements with the carry. The
 // first pass leaves a later tile's first s_b outputs unwritten, so every output is written once and
@@ -43,12 +43,18 @@ struct agent_segmented_scan {
     }
   }
 
-  // Returns the tile's total; *first_segment receives s_b (elements before the first head).
-  template <scan_kind Kind, bool FullTile, class InputIt, class OutputIt, class Op>
-  __device__ static pair_t scan_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t tile_base,
-                                     int valid, Op op, int* first_segment) {
+  // Returns the tile's total; *first_segment receives s_b (elements before the first head). `element`
+  // gives element i as a (head, value) pair (by_key_element); positions past `valid` repeat the last.
+  template <scan_kind Kind, bool FullTile, class Element, class OutputIt, class Op>
+  __device__ static pair_t scan_tile(temp_storage& storage, Element const& element, OutputIt output,
+                                     offset_t tile_base, int valid, Op op, int* first_segment) {
     pair_t items[items_per_thread];
-    io::template load<FullTile>(input, tile_base, valid, items);
+#pragma unroll
+    for (int k = 0; k < items_per_thread; ++k) {
+      int e = io::element(k);
+      if (!FullTile && e >= valid) e = valid - 1;
+      items[k] = element(tile_base + e);
+    }
     AccT values[items_per_thread];
     unsigned heads = 0;  // bit k: item k starts a segment
 #pragma unroll
@@ -71,16 +77,19 @@ struct agent_segmented_scan {
     return total;
   }
 
-  // Re-scans the first `length` elements of a tile (no heads among them) from the carry.
-  template <scan_kind Kind, class InputIt, class OutputIt, class Op>
-  __device__ static void fix_first_segment(temp_storage& storage, InputIt input, OutputIt output, offset_t tile_base,
-                                           int length, Op op, AccT carry) {
-    pair_t items[items_per_thread];
-    if (length == tile_items) io::template load<true>(input, tile_base, length, items);
-    else io::template load<false>(input, tile_base, length, items);
+  // Re-scans the first `length` elements of a tile from the carry. They come before the tile's first
+  // head, so their values are the user's values as they are: no keys to compare (an exclusive scan
+  // folds its init in at heads only). Comparing them anyway cost the exclusive fix-up 1.7x the time.
+  template <scan_kind Kind, class Element, class OutputIt, class Op>
+  __device__ static void fix_first_segment(temp_storage& storage, Element const& element, OutputIt output,
+                                           offset_t tile_base, int length, Op op, AccT carry) {
     AccT values[items_per_thread];
 #pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) values[k] = items[k].value;
+    for (int k = 0; k < items_per_thread; ++k) {
+      int e = io::element(k);
+      if (e >= length) e = length - 1;
+      values[k] = static_cast<AccT>(element.values[tile_base + e]);
+    }
     const unsigned heads = 0;
     block_scan(storage.plain).template scan<Kind>(values, op, known_prefix<AccT>{some<AccT>(carry)});
     if (length == tile_items) store<true>(output, tile_base, length, 0, values, heads);

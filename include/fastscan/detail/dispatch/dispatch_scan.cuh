@@ -122,9 +122,10 @@ namespace fastscan::detail {
 
 // Matrix scan by key (paper section 4.2.2): one segmented pass over the tiles recording (r_b, f_b, s_b),
 // the tile records scanned recursively with the segmented operator, then each tile's first s_b
-// elements re-scanned from their carry. `input` yields (head, value) pairs; `output` takes them.
-template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
-cudaError_t dispatch_segmented_scan(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
+// elements re-scanned from their carry. `element` gives element i as a (head, value) pair
+// (by_key_element), `output` writes the scanned ones (by_key_output).
+template <class Algorithm, scan_kind Kind, class AccT, class Element, class OutputIt, class Op>
+cudaError_t dispatch_segmented_scan(temp_arena& arena, Element const& element, OutputIt output, offset_t n, Op op,
                                     cudaStream_t stream) {
   using tuning = typename Algorithm::template tuning<AccT>;
   using pair_t = segmented_value<AccT>;
@@ -135,13 +136,13 @@ cudaError_t dispatch_segmented_scan(temp_arena& arena, InputIt input, OutputIt o
   const unsigned grid = static_cast<unsigned>(num_tiles);
 
   using block_storage_t = typename agent_segmented_scan<tuning, AccT>::temp_storage;
-  const auto tiles_kernel = segmented_scan_tiles_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
+  const auto tiles_kernel = segmented_scan_tiles_kernel<tuning, Kind, AccT, Element, OutputIt, Op>;
   block_storage_launch tiles_storage;
   FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, tiles_kernel, num_tiles, tiles_storage));
   pair_t* totals = num_tiles > 1 ? arena.allocate<pair_t>(static_cast<std::size_t>(num_tiles - 1)) : nullptr;
   int* first_segment_lengths = arena.allocate<int>(static_cast<std::size_t>(num_tiles));
   if (!arena.measuring()) {
-    tiles_kernel<<<grid, threads, tiles_storage.dynamic_shared_bytes, stream>>>(input, output, n, op, totals,
+    tiles_kernel<<<grid, threads, tiles_storage.dynamic_shared_bytes, stream>>>(element, output, n, op, totals,
                                                                                 first_segment_lengths,
                                                                                 tiles_storage.place);
     FASTSCAN_CUDA_TRY(cudaGetLastError());
@@ -149,12 +150,12 @@ cudaError_t dispatch_segmented_scan(temp_arena& arena, InputIt input, OutputIt o
   if (num_tiles == 1) return cudaSuccess;
   FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, pair_t>(
       arena, totals, totals, num_tiles - 1, segmented_op<Op>{op}, none<pair_t>(), stream)));
-  const auto fixup_kernel = segmented_fixup_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
+  const auto fixup_kernel = segmented_fixup_kernel<tuning, Kind, AccT, Element, OutputIt, Op>;
   block_storage_launch fixup_storage;
   FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, fixup_kernel, num_tiles - 1, fixup_storage));
   if (arena.measuring()) return cudaSuccess;
   fixup_kernel<<<grid - 1, threads, fixup_storage.dynamic_shared_bytes, stream>>>(
-      input, output, op, static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths),
+      element, output, op, static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths),
       fixup_storage.place);
   return cudaGetLastError();
 }

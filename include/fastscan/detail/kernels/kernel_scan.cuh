@@ -51,9 +51,9 @@ __global__ void __launch_bounds__(Tuning::threads)
 namespace fastscan::detail {
 
 // Matrix scan by key, pass 1: every tile scanned by segments; its total and first-segment length recorded.
-template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+template <class Tuning, scan_kind Kind, class AccT, class Element, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
-    segmented_scan_tiles_kernel(InputIt input, OutputIt output, offset_t n, Op op, segmented_value<AccT>* tile_totals,
+    segmented_scan_tiles_kernel(Element element, OutputIt output, offset_t n, Op op, segmented_value<AccT>* tile_totals,
                                 int* first_segment_lengths, block_storage_place place) {
   using agent = agent_segmented_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
@@ -64,8 +64,8 @@ __global__ void __launch_bounds__(Tuning::threads)
   int first_segment = 0;
   const segmented_value<AccT> total =
       valid == Tuning::tile_items
-          ? agent::template scan_tile<Kind, true>(storage, input, output, tile_base, valid, op, &first_segment)
-          : agent::template scan_tile<Kind, false>(storage, input, output, tile_base, valid, op, &first_segment);
+          ? agent::template scan_tile<Kind, true>(storage, element, output, tile_base, valid, op, &first_segment)
+          : agent::template scan_tile<Kind, false>(storage, element, output, tile_base, valid, op, &first_segment);
   if (threadIdx.x == 0) {
     if (tile + 1 < gridDim.x) tile_totals[tile] = total;
     first_segment_lengths[tile] = first_segment;
@@ -73,16 +73,16 @@ __global__ void __launch_bounds__(Tuning::threads)
 }
 
 // Pass 3: tile b + 1's first segment re-scanned from the carry; tiles starting with a head do nothing.
-template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
+template <class Tuning, scan_kind Kind, class AccT, class Element, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
-    segmented_fixup_kernel(InputIt input, OutputIt output, Op op, const segmented_value<AccT>* scanned_totals,
+    segmented_fixup_kernel(Element element, OutputIt output, Op op, const segmented_value<AccT>* scanned_totals,
                            const int* first_segment_lengths, block_storage_place place) {
   using agent = agent_segmented_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const offset_t tile = static_cast<offset_t>(blockIdx.x) + 1;
   const int length = first_segment_lengths[tile];
   if (length == 0) return;
-  agent::template fix_first_segment<Kind>(storage, input, output, tile * Tuning::tile_items, length, op,
+  agent::template fix_first_segment<Kind>(storage, element, output, tile * Tuning::tile_items, length, op,
                                           scanned_totals[tile - 1].value);
 }
 

@@ -29,7 +29,7 @@ cudaError_t dispatch_scan_by_key(temp_arena& arena, KeysIt keys, ValuesIt values
                 tuning::strategy == multi_block::single_pass) {
     return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
   } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
-    return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, input, pair_output, n, op, stream);
+    return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
   } else {
     return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<callable<Op>>{op},
                                                   none<pair_t>(), stream);
