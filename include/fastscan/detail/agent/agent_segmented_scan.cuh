@@ -1,10 +1,10 @@
 #pragma once
 // One thread block's work on one tile of a matrix scan by key (paper section 4.2.2). Elements arrive
 // as (head, value) pairs from a by_key_element. A tile without heads lies inside one segment and takes
-// the unsegmented block scan; others take the segmented one. Each tile records its total (r_b, f_b) and the length
-// s_b of its first segment; the fix-up later re-scans only those s_b elements with the carry. The
-// first pass leaves a later tile's first s_b outputs unwritten, so every output is written once and
-// an in-place scan (values == result) still finds those inputs intact for the fix-up.
+// the unsegmented block scan; others take the segmented one. Each tile records its total (r_b, f_b)
+// and the length s_b of its first segment; the fix-up later re-scans only those s_b elements with the
+// carry. The first pass leaves a later tile's first s_b outputs unwritten, so every output is written
+// once and an in-place scan (values == result) still finds those inputs intact for the fix-up.
 
 #include <fastscan/detail/agent/agent_scan.cuh>
 #include <fastscan/detail/segmented.cuh>
