@@ -5,10 +5,12 @@
 // `vector` is how many consecutive elements a thread holds together (a 16-byte vector where the
 // element size allows, see tile_io.cuh); the block scans take their items in that arrangement.
 // `lookback_tiles_per_lane`: the single-pass look-back reads 32 times this many tiles per round.
-// `min_blocks_per_sm`: resident blocks the tile kernels are compiled for (a register budget), since
-// the single-pass driver hides one block's look-back behind the others' loads. Eight 128-thread
-// blocks (64 registers) won for scans, scans by key (even with a few dozen bytes of spills there:
-// 7-11% faster than five blocks at 96 registers) and the deterministic passes (bench/PERFORMANCE.md).
+// `min_blocks_per_sm`: resident blocks the single-pass and reduce-then-scan tile kernels are compiled
+// for (a register budget), since the single-pass driver hides one block's look-back behind the others'
+// loads. Eight 128-thread blocks (64 registers) won for scans, scans by key (even with a few dozen
+// bytes of spills there: 7-11% faster than five blocks at 96 registers) and the deterministic passes;
+// the deterministic scan by key's kernels keep no budget (5, 6 and 8 blocks measured slower: their
+// spills grow to hundreds of bytes). bench/PERFORMANCE.md.
 // `count_block_scan<Counts, Threads>`: the algorithm's block scan over one value of selection counts
 // per thread, for stream compaction (select_tuning at the end).
 
