@@ -58,6 +58,23 @@ struct by_key_element {
   }
 };
 
+// A tile's elements from a by_key_element, element by element in the arrangement of tile_io `Io`:
+// values[k] and head bit k of the returned word for item k. Unless FullTile, positions past `valid`
+// repeat the last element (their results are never stored).
+template <class Io, bool FullTile, class Element, class AccT, int Items>
+__device__ unsigned load_by_key_elements(Element const& element, offset_t tile_base, int valid, AccT (&values)[Items]) {
+  unsigned heads = 0;
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    int e = Io::element(k);
+    if (!FullTile && e >= valid) e = valid - 1;
+    const segmented_value<AccT> item = element(tile_base + e);
+    values[k] = item.value;
+    heads |= static_cast<unsigned>(item.head) << k;
+  }
+  return heads;
+}
+
 // Writes the value half of a scanned pair to the user's output; an exclusive scan writes the init at
 // every head. `output[i] = pair` (the pair's flag is not element i's own head after a pair scan, so the
 // head is looked up again) and write(i, value, head).

@@ -48,20 +48,8 @@ struct agent_segmented_scan {
   template <scan_kind Kind, bool FullTile, class Element, class OutputIt, class Op>
   __device__ static pair_t scan_tile(temp_storage& storage, Element const& element, OutputIt output,
                                      offset_t tile_base, int valid, Op op, int* first_segment) {
-    pair_t items[items_per_thread];
-#pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      int e = io::element(k);
-      if (!FullTile && e >= valid) e = valid - 1;
-      items[k] = element(tile_base + e);
-    }
     AccT values[items_per_thread];
-    unsigned heads = 0;  // bit k: item k starts a segment
-#pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      values[k] = items[k].value;
-      heads |= static_cast<unsigned>(items[k].head) << k;
-    }
+    const unsigned heads = load_by_key_elements<io, FullTile>(element, tile_base, valid, values);
     pair_t total;
     if (__syncthreads_or(heads != 0)) {
       block_segmented_scan segmented(storage.segmented);

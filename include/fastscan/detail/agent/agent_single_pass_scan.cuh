@@ -164,13 +164,7 @@ struct agent_single_pass_segmented_scan {
     if (vectorized) {
       if constexpr (types_allow_vectors) load_vectors<Kind>(element, tile_base, values, heads);
     } else {
-#pragma unroll
-      for (int k = 0; k < items_per_thread; ++k) {
-        const int e = io::element(k);
-        const pair_t item = element(tile_base + (e < valid ? e : valid - 1));
-        values[k] = item.value;
-        heads |= static_cast<unsigned>(item.head) << k;
-      }
+      heads = load_by_key_elements<io, false>(element, tile_base, valid, values);
     }
     if (__syncthreads_or(heads != 0)) {
       block_segmented_scan(storage.scan.segmented).template scan<Kind>(values, heads, op, prefix);
