@@ -5,9 +5,11 @@
 // so each warp holds one contiguous run of the tile. A warp ranks its items in element order: for each
 // i, lanes with the same digit find each other (eight ballots), the highest of them adds their
 // number to the warp's counter of that digit, and each takes the counter's old value plus the peers in
-// lower lanes. Thread d then turns digit d's warp counters into offsets over the warps, and the
-// algorithm's own block scan (DigitScan: matrix, Blelloch tree or Hillis-Steele, one digit per thread)
-// gives each digit's first place in the tile. An item's place is its digit's offset, plus the items
+// lower lanes; a warp whose run has a single digit (common after the first passes over few distinct
+// keys, where CUB short-circuits whole tiles) skips the ballots, its places being its own order. Thread
+// d then turns digit d's warp counters into offsets over the warps, and the algorithm's own block scan
+// (DigitScan: matrix, Blelloch tree or Hillis-Steele, one digit per thread) gives each digit's first
+// place in the tile. An item's place is its digit's offset, plus the items
 // of its digit in lower warps, plus its rank in its warp: the tile stably sorted by digit.
 //
 // Block code only: digits in, places out; the caller owns the temp_storage (and may union it with
@@ -15,6 +17,7 @@
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
+#include <fastscan/detail/warp/warp_match.cuh>
 
 #include <cuda/std/functional>
 
@@ -47,28 +50,17 @@ class block_radix_rank {
                            CountsReady&& counts_ready) {
     const int warp = static_cast<int>(threadIdx.x / 32);
     const unsigned lane = threadIdx.x % 32;
-    const unsigned lanes_below = (1u << lane) - 1u;
     unsigned* counters = s_.warp_counts[warp];
     for (int d = static_cast<int>(lane); d < radix_digits; d += 32) counters[d] = 0;
     __syncwarp();
+    if (FullTile && one_digit_warp(digits)) {
+      // Every key of the warp's run has its first key's digit (the common case after the first passes
+      // over few distinct keys): places are the run's own order, no votes needed.
+      if (lane == 0) counters[digits[0]] = ItemsPerThread * 32;
 #pragma unroll
-    for (int i = 0; i < ItemsPerThread; ++i) {
-      const bool is_valid = FullTile || element(i) < valid;
-      const unsigned digit_i = digits[i];
-      // Lanes with the same digit: eight ballots (faster than __match_any_sync for 8-bit labels). A
-      // set bit's sign-extension s picks the ballot (~(b ^ s) is b where set, ~b where not).
-      unsigned peers = FullTile ? 0xffffffffu : __ballot_sync(0xffffffffu, is_valid);
-#pragma unroll
-      for (int bit = 0; bit < radix_bits; ++bit) {
-        const unsigned lanes_set = __ballot_sync(0xffffffffu, (digit_i >> bit) & 1u);
-        const unsigned s = static_cast<unsigned>(static_cast<int>(digit_i << (31 - bit)) >> 31);
-        peers &= ~(lanes_set ^ s);
-      }
-      const int leader = 31 - __clz(peers);
-      unsigned before = 0;
-      if (is_valid && static_cast<int>(lane) == leader) before = atomicAdd(counters + digit_i, static_cast<unsigned>(__popc(peers)));
-      before = __shfl_sync(0xffffffffu, before, leader & 31);
-      places[i] = static_cast<int>(before) + __popc(peers & lanes_below);
+      for (int i = 0; i < ItemsPerThread; ++i) places[i] = i * 32 + static_cast<int>(lane);
+    } else {
+      rank_in_warp<FullTile>(digits, valid, places, counters);
     }
     __syncthreads();
 
@@ -95,6 +87,36 @@ class block_radix_rank {
   }
 
  private:
+  // Whether all ItemsPerThread * 32 keys of the calling warp have one digit (lane 0's first); warp-uniform.
+  __device__ static bool one_digit_warp(unsigned const (&digits)[ItemsPerThread]) {
+    const unsigned first = __shfl_sync(0xffffffffu, digits[0], 0);
+    unsigned differing_bits = 0;
+#pragma unroll
+    for (int i = 0; i < ItemsPerThread; ++i) differing_bits |= digits[i] ^ first;
+    return __all_sync(0xffffffffu, differing_bits == 0);
+  }
+
+  // Each item's place among the warp's items of its digit (in element order), and the warp's digit counts.
+  template <bool FullTile>
+  __device__ static void rank_in_warp(unsigned const (&digits)[ItemsPerThread], int valid, int (&places)[ItemsPerThread],
+                                      unsigned* counters) {
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned lanes_below = (1u << lane) - 1u;
+#pragma unroll
+    for (int i = 0; i < ItemsPerThread; ++i) {
+      const bool is_valid = FullTile || element(i) < valid;
+      const unsigned digit_i = digits[i];
+      // Lanes with the same digit: eight ballots (faster than __match_any_sync for 8-bit labels).
+      const unsigned peers =
+          lanes_with_same_label<radix_bits>(digit_i, FullTile ? 0xffffffffu : __ballot_sync(0xffffffffu, is_valid));
+      const int leader = 31 - __clz(peers);
+      unsigned before = 0;
+      if (is_valid && static_cast<int>(lane) == leader) before = atomicAdd(counters + digit_i, static_cast<unsigned>(__popc(peers)));
+      before = __shfl_sync(0xffffffffu, before, leader & 31);
+      places[i] = static_cast<int>(before) + __popc(peers & lanes_below);
+    }
+  }
+
   // The digit scan covers one tile alone.
   struct no_carry {
     __device__ maybe<unsigned> operator()(unsigned const&) const { return none<unsigned>(); }
