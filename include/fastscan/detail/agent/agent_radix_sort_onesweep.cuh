@@ -156,20 +156,19 @@ struct agent_radix_sort_onesweep {
                                  offset_t tile_base, int valid) {
     const int shift_pass = pass.pass;
     bits_t keys[items_per_thread];
-    unsigned digits[items_per_thread];
 #pragma unroll
     for (int i = 0; i < items_per_thread; ++i) {
       const int e = rank_t::element(i);
       keys[i] = (FullTile || e < valid) ? pass.keys_in[tile_base + e] : bits_t{0};
-      digits[i] = key_t::digit(keys[i], shift_pass);
     }
+    const auto digit_of = [&](int i) { return key_t::digit(keys[i], shift_pass); };
     const int digit = static_cast<int>(threadIdx.x);
     const bool last = tile_base + valid == pass.items;
 
-    int places[items_per_thread];
+    typename rank_t::places_t places;
     unsigned count = 0;
     const unsigned tile_offset = rank_t(storage.work.rank).template rank<FullTile>(
-        digits, valid, places, [&](unsigned digit_count) {
+        digit_of, valid, places, [&](unsigned digit_count) {
           count = digit_count;
           publish_count(pass, tile, digit_count);
         });
@@ -190,7 +189,7 @@ struct agent_radix_sort_onesweep {
 
 #pragma unroll
     for (int i = 0; i < items_per_thread; ++i)
-      if (FullTile || rank_t::element(i) < valid) storage.work.keys[places[i]] = keys[i];
+      if (FullTile || rank_t::element(i) < valid) storage.work.keys[places.get(i)] = keys[i];
     __syncthreads();
     unsigned char sorted_digits[items_per_thread];
 #pragma unroll
@@ -207,7 +206,7 @@ struct agent_radix_sort_onesweep {
       __syncthreads();  // the keys are out of shared memory
 #pragma unroll
       for (int i = 0; i < items_per_thread; ++i)
-        if (FullTile || rank_t::element(i) < valid) storage.work.values[places[i]] = values[i];
+        if (FullTile || rank_t::element(i) < valid) storage.work.values[places.get(i)] = values[i];
       __syncthreads();
 #pragma unroll
       for (int i = 0; i < items_per_thread; ++i) {

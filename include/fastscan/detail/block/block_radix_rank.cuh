@@ -23,11 +23,31 @@
 
 namespace fastscan::detail {
 
+// A thread's items' places in a tile of at most 2^16 elements, two to a 32-bit register: they stay in
+// registers from the ranking to the exchange, and halving them (with digits recomputed from the keys
+// rather than kept) lets a third block reside per SM.
+template <int Items>
+struct tile_places {
+  static_assert(Items % 2 == 0, "places pair up: an even number of items a thread");
+  unsigned halves[Items / 2];
+
+  __device__ int get(int i) const { return static_cast<int>((halves[i / 2] >> (16 * (i % 2))) & 0xffffu); }
+  // Sets item i's place; items are set in order, the even one of a pair first.
+  __device__ void set(int i, int place) {
+    if (i % 2 == 0) halves[i / 2] = static_cast<unsigned>(place);
+    else halves[i / 2] |= static_cast<unsigned>(place) << 16;
+  }
+  // Adds to item i's place (the sum stays below 2^16, so nothing carries into the other half).
+  __device__ void add(int i, int delta) { halves[i / 2] += static_cast<unsigned>(delta) << (16 * (i % 2)); }
+};
+
 template <int Threads, int ItemsPerThread, class DigitScan>
 class block_radix_rank {
  public:
   static constexpr int warps = Threads / 32;
   static_assert(Threads == radix_digits, "one digit per thread: the digit scan and the look-back need it");
+  static_assert(Threads * ItemsPerThread <= 65536, "places are 16-bit (tile_places)");
+  using places_t = tile_places<ItemsPerThread>;
 
   struct temp_storage {
     unsigned warp_counts[warps][radix_digits];  // per warp and digit: counts, then first places in the tile
@@ -41,26 +61,26 @@ class block_radix_rank {
 
   __device__ explicit block_radix_rank(temp_storage& storage) : s_(storage) {}
 
-  // places[i] receives item i's place in the tile stably sorted by digit, for the items of elements
-  // below `valid`. Thread d gets the tile's count of digit d, which it passes to counts_ready(count)
+  // places receives item i's place in the tile stably sorted by digit, for the items of elements below
+  // `valid`; digit_of(i) is item i's digit (computed when needed: keeping 32 digits costs a block per
+  // SM). Thread d gets the tile's count of digit d, which it passes to counts_ready(count)
   // (called by every thread, before the digit scan: a look-back can publish it early), and returns
   // the number of items with smaller digits.
-  template <bool FullTile, class CountsReady>
-  __device__ unsigned rank(unsigned const (&digits)[ItemsPerThread], int valid, int (&places)[ItemsPerThread],
-                           CountsReady&& counts_ready) {
+  template <bool FullTile, class DigitOf, class CountsReady>
+  __device__ unsigned rank(DigitOf const& digit_of, int valid, places_t& places, CountsReady&& counts_ready) {
     const int warp = static_cast<int>(threadIdx.x / 32);
     const unsigned lane = threadIdx.x % 32;
     unsigned* counters = s_.warp_counts[warp];
     for (int d = static_cast<int>(lane); d < radix_digits; d += 32) counters[d] = 0;
     __syncwarp();
-    if (FullTile && one_digit_warp(digits)) {
+    if (FullTile && one_digit_warp(digit_of)) {
       // Every key of the warp's run has its first key's digit (the common case after the first passes
       // over few distinct keys): places are the run's own order, no votes needed.
-      if (lane == 0) counters[digits[0]] = ItemsPerThread * 32;
+      if (lane == 0) counters[digit_of(0)] = ItemsPerThread * 32;
 #pragma unroll
-      for (int i = 0; i < ItemsPerThread; ++i) places[i] = i * 32 + static_cast<int>(lane);
+      for (int i = 0; i < ItemsPerThread; ++i) places.set(i, i * 32 + static_cast<int>(lane));
     } else {
-      rank_in_warp<FullTile>(digits, valid, places, counters);
+      rank_in_warp<FullTile>(digit_of, valid, places, counters);
     }
     __syncthreads();
 
@@ -82,30 +102,30 @@ class block_radix_rank {
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < ItemsPerThread; ++i)
-      if (FullTile || element(i) < valid) places[i] += static_cast<int>(s_.warp_counts[warp][digits[i]]);
+      if (FullTile || element(i) < valid) places.add(i, static_cast<int>(s_.warp_counts[warp][digit_of(i)]));
     return offset;
   }
 
  private:
   // Whether all ItemsPerThread * 32 keys of the calling warp have one digit (lane 0's first); warp-uniform.
-  __device__ static bool one_digit_warp(unsigned const (&digits)[ItemsPerThread]) {
-    const unsigned first = __shfl_sync(0xffffffffu, digits[0], 0);
+  template <class DigitOf>
+  __device__ static bool one_digit_warp(DigitOf const& digit_of) {
+    const unsigned first = __shfl_sync(0xffffffffu, digit_of(0), 0);
     unsigned differing_bits = 0;
 #pragma unroll
-    for (int i = 0; i < ItemsPerThread; ++i) differing_bits |= digits[i] ^ first;
+    for (int i = 0; i < ItemsPerThread; ++i) differing_bits |= digit_of(i) ^ first;
     return __all_sync(0xffffffffu, differing_bits == 0);
   }
 
   // Each item's place among the warp's items of its digit (in element order), and the warp's digit counts.
-  template <bool FullTile>
-  __device__ static void rank_in_warp(unsigned const (&digits)[ItemsPerThread], int valid, int (&places)[ItemsPerThread],
-                                      unsigned* counters) {
+  template <bool FullTile, class DigitOf>
+  __device__ static void rank_in_warp(DigitOf const& digit_of, int valid, places_t& places, unsigned* counters) {
     const unsigned lane = threadIdx.x % 32;
     const unsigned lanes_below = (1u << lane) - 1u;
 #pragma unroll
     for (int i = 0; i < ItemsPerThread; ++i) {
       const bool is_valid = FullTile || element(i) < valid;
-      const unsigned digit_i = digits[i];
+      const unsigned digit_i = digit_of(i);
       // Lanes with the same digit: eight ballots (faster than __match_any_sync for 8-bit labels).
       const unsigned peers =
           lanes_with_same_label<radix_bits>(digit_i, FullTile ? 0xffffffffu : __ballot_sync(0xffffffffu, is_valid));
@@ -113,7 +133,7 @@ class block_radix_rank {
       unsigned before = 0;
       if (is_valid && static_cast<int>(lane) == leader) before = atomicAdd(counters + digit_i, static_cast<unsigned>(__popc(peers)));
       before = __shfl_sync(0xffffffffu, before, leader & 31);
-      places[i] = static_cast<int>(before) + __popc(peers & lanes_below);
+      places.set(i, static_cast<int>(before) + __popc(peers & lanes_below));
     }
   }
 
