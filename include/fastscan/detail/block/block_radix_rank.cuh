@@ -9,11 +9,12 @@
 // keys, where CUB short-circuits whole tiles) skips the ballots, its places being its own order. Thread
 // d then turns digit d's warp counters into offsets over the warps, and the algorithm's own block scan
 // (DigitScan: matrix, Blelloch tree or Hillis-Steele, one digit per thread) gives each digit's first
-// place in the tile. An item's place is its digit's offset, plus the items
-// of its digit in lower warps, plus its rank in its warp: the tile stably sorted by digit.
+// place in the tile. An item's place is its digit's offset, plus the items of its digit in lower warps,
+// plus its rank in its warp: the tile stably sorted by digit.
 //
-// Block code only: digits in, places out; the caller owns the temp_storage (and may union it with
-// whatever it needs once the places are known).
+// Block code only: each item's digit in (a callable, so the caller decides whether digits are kept or
+// recomputed), places out; the caller owns the temp_storage (and may union it with whatever it needs
+// once the places are known).
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
