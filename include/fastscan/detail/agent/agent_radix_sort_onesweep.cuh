@@ -5,7 +5,9 @@
 //
 // A block draws its tile in launch order (first prefetching the tile it would get if tiles went by
 // blockIdx, as the scans do: tile_io.cuh), loads the tile's keys warp-striped (each warp one contiguous
-// run, which the stable ranking needs; block_radix_rank.cuh), and ranks their digits of this pass: each
+// run, which the stable ranking needs; block_radix_rank.cuh) as their ordered bits (radix_key.cuh:
+// turned back as they are stored, so a digit costs a shift and a mask, and for floats one compare),
+// and ranks their digits of this pass: each
 // key's place in the tile stably sorted by digit, and the tile's count of every digit. The counts go to
 // a per-digit look-back: thread d publishes digit d's count for the tiles after it, then walks back over
 // the tiles before it until one has published an inclusive count, and publishes its own. Digit d's keys
@@ -159,9 +161,9 @@ struct agent_radix_sort_onesweep {
 #pragma unroll
     for (int i = 0; i < items_per_thread; ++i) {
       const int e = rank_t::element(i);
-      keys[i] = (FullTile || e < valid) ? pass.keys_in[tile_base + e] : bits_t{0};
+      keys[i] = (FullTile || e < valid) ? key_t::ordered(pass.keys_in[tile_base + e]) : bits_t{0};
     }
-    const auto digit_of = [&](int i) { return key_t::digit(keys[i], shift_pass); };
+    const auto digit_of = [&](int i) { return key_t::digit_of_ordered(keys[i], shift_pass); };
     const int digit = static_cast<int>(threadIdx.x);
     const bool last = tile_base + valid == pass.items;
 
@@ -197,8 +199,8 @@ struct agent_radix_sort_onesweep {
       const int place = i * threads + digit;
       if (FullTile || place < valid) {
         const bits_t key = storage.work.keys[place];
-        sorted_digits[i] = static_cast<unsigned char>(key_t::digit(key, shift_pass));
-        pass.keys_out[storage.digit_base[sorted_digits[i]] + place] = key;
+        sorted_digits[i] = static_cast<unsigned char>(key_t::digit_of_ordered(key, shift_pass));
+        pass.keys_out[storage.digit_base[sorted_digits[i]] + place] = key_t::from_ordered(key);
       }
     }
 
