@@ -47,10 +47,11 @@ void segment_keys(layout l, int* keys, std::size_t n, std::size_t tile);
 std::size_t l2_bytes();
 
 // Registers one benchmark per contender for `algorithm`/`type`/`n`; `run(who, stream, state)` times it.
-// bytes: what the algorithm must move per call (for bandwidth and the ratios).
+// bytes: what the algorithm must move per call (for bandwidth and the ratios). min_seconds: timed
+// seconds at least, where the run's default would leave only a few calls to take the median of.
 void register_case(std::string const& algorithm, std::string const& type, std::size_t n,
                    std::vector<contender> const& who, double bytes,
-                   void (*run)(benchmark::State&, contender, std::size_t, layout), layout l);
+                   void (*run)(benchmark::State&, contender, std::size_t, layout), layout l, double min_seconds = 0);
 
 template <class T> const char* type_name();
 template <> inline const char* type_name<std::int32_t>() { return "int32"; }

@@ -166,7 +166,7 @@ double min_seconds_per_benchmark = 0.05;
 
 void register_case(std::string const& algorithm, std::string const& type, std::size_t n,
                    std::vector<contender> const& who, double bytes,
-                   void (*run)(benchmark::State&, contender, std::size_t, layout), layout l) {
+                   void (*run)(benchmark::State&, contender, std::size_t, layout), layout l, double min_seconds) {
   for (contender c : who) {
     const std::string name = algorithm + "/" + type + "/" + name_of(c) + "/" + std::to_string(n);
     benchmark::RegisterBenchmark(name.c_str(),
@@ -185,7 +185,7 @@ void register_case(std::string const& algorithm, std::string const& type, std::s
                                    }
                                  })
         ->UseManualTime()
-        ->MinTime(min_seconds_per_benchmark)
+        ->MinTime(std::max(min_seconds_per_benchmark, min_seconds))
         ->Unit(benchmark::kMicrosecond);
   }
 }
