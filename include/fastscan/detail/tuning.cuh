@@ -192,7 +192,7 @@ struct select_tuning {
 };
 
 // Radix sort (agent_radix_sort_onesweep.cuh) for every algorithm: 8-bit digits, one digit per thread
-// (256 threads), items per thread shrinking with the bytes a key and its value take (measured on an
+// of the first 256, items per thread shrinking with the bytes a key and its value take (measured on an
 // H100, bench/PERFORMANCE.md; 8-byte keys take fewer so that the tile's keys fit 48 KiB of shared
 // memory). The algorithm contributes the block scan of the digit counts, in each tile and over the
 // whole input (digit_scan).
@@ -201,9 +201,13 @@ struct select_tuning {
 template <class Algorithm, class Key, class Value>
 struct radix_sort_tuning {
   static constexpr int item_bytes = static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
-  static constexpr int threads = radix_digits;
-  static constexpr int items_per_thread =
-      item_bytes <= 4 ? 32 : item_bytes <= 8 && sizeof(Key) <= 4 ? 24 : item_bytes <= 8 ? 18 : 12;
+  // Pairs of keys and values of at most 8 bytes together (keys of at most 4) run 512 threads of 12
+  // items, the digits on the first 256 (block_radix_rank.cuh): twice the warps of 256 x 24 at two blocks
+  // per SM, 1.5% faster at 2^24 and 1-10% at 2^28; larger blocks and tiles, and 8-byte keys or keys
+  // alone with more threads, ran slower (bench/PERFORMANCE.md).
+  static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
+  static constexpr int threads = small_pairs ? 2 * radix_digits : radix_digits;
+  static constexpr int items_per_thread = small_pairs ? 12 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
   static constexpr int tile_items = threads * items_per_thread;
   // Keys alone fit three blocks per SM (80 registers, a few spilled): 6-12% faster at 2^24-2^28 for
   // integers, 9-11% for floats at 2^28. Pairs (the values' registers) spill more and ran slower at three.

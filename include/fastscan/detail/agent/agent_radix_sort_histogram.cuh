@@ -70,10 +70,11 @@ struct agent_radix_sort_digit_starts {
                                       offset_t portions) {
     const int pass = static_cast<int>(blockIdx.x);
     const int digit = static_cast<int>(threadIdx.x);
-    const offset_t count = static_cast<offset_t>(counts[pass * radix_digits + digit]);
+    const bool holds_digit = Tuning::threads == radix_digits || digit < radix_digits;  // more threads: zeros
+    const offset_t count = holds_digit ? static_cast<offset_t>(counts[pass * radix_digits + digit]) : 0;
     offset_t scanned[1] = {count};
     digit_scan(storage).template scan<scan_kind::inclusive>(scanned, ::cuda::std::plus<offset_t>{}, no_carry{});
-    starts[pass * portions * radix_digits + digit] = scanned[0] - count;
+    if (holds_digit) starts[pass * portions * radix_digits + digit] = scanned[0] - count;
   }
 };
 

@@ -9,7 +9,8 @@
 // turned back as they are stored, so a digit costs a shift and a mask, and for floats one compare),
 // and ranks their digits of this pass: each
 // key's place in the tile stably sorted by digit, and the tile's count of every digit. The counts go to
-// a per-digit look-back: thread d publishes digit d's count for the tiles after it, then walks back over
+// a per-digit look-back: thread d (of the first 256; a block may have more threads than digits, which
+// only rank and move items) publishes digit d's count for the tiles after it, then walks back over
 // the tiles before it until one has published an inclusive count, and publishes its own. Digit d's keys
 // of this tile then start at: where digit d starts in the output (the digit counts of the whole input,
 // scanned once before the passes, agent_radix_sort_histogram.cuh), plus digit d's keys in earlier tiles,
@@ -109,7 +110,7 @@ struct agent_radix_sort_onesweep {
     }
   }
 
-  // Called by every thread (digit) with the tile's count of its digit, as soon as it is known.
+  // Called by thread d < 256 with the tile's count of digit d, as soon as it is known.
   __device__ static void publish_count(radix_pass<bits_t, Value> const& pass, offset_t tile, unsigned count) {
     unsigned* own_status = pass.lookback + 1 + tile * radix_digits + threadIdx.x;
     store_relaxed(own_status, (tile == 0 ? digit_status::inclusive : digit_status::aggregate) | count);
@@ -164,7 +165,7 @@ struct agent_radix_sort_onesweep {
       keys[i] = (FullTile || e < valid) ? key_t::ordered(pass.keys_in[tile_base + e]) : bits_t{0};
     }
     const auto digit_of = [&](int i) { return key_t::digit_of_ordered(keys[i], shift_pass); };
-    const int digit = static_cast<int>(threadIdx.x);
+    const int thread = static_cast<int>(threadIdx.x);
     const bool last = tile_base + valid == pass.items;
 
     typename rank_t::places_t places;
@@ -174,10 +175,11 @@ struct agent_radix_sort_onesweep {
           count = digit_count;
           publish_count(pass, tile, digit_count);
         });
-    offset_t start = 0;
-    const unsigned before = join_tiles(pass, tile, last, count, start);
-    const offset_t base = start + before - tile_offset;
-    storage.digit_base[digit] = base;
+    if (threads == radix_digits || thread < radix_digits) {  // thread d: digit d
+      offset_t start = 0;
+      const unsigned before = join_tiles(pass, tile, last, count, start);
+      storage.digit_base[thread] = start + before - tile_offset;
+    }
     __syncthreads();  // every thread is done with the ranking's storage
     // Values are loaded here, so their latency passes while the keys go through shared memory.
     [[maybe_unused]] Value values[has_values ? items_per_thread : 1];
@@ -196,7 +198,7 @@ struct agent_radix_sort_onesweep {
     unsigned char sorted_digits[items_per_thread];
 #pragma unroll
     for (int i = 0; i < items_per_thread; ++i) {
-      const int place = i * threads + digit;
+      const int place = i * threads + thread;
       if (FullTile || place < valid) {
         const bits_t key = storage.work.keys[place];
         sorted_digits[i] = static_cast<unsigned char>(key_t::digit_of_ordered(key, shift_pass));
@@ -212,7 +214,7 @@ struct agent_radix_sort_onesweep {
       __syncthreads();
 #pragma unroll
       for (int i = 0; i < items_per_thread; ++i) {
-        const int place = i * threads + digit;
+        const int place = i * threads + thread;
         if (FullTile || place < valid) pass.values_out[storage.digit_base[sorted_digits[i]] + place] = storage.work.values[place];
       }
     }

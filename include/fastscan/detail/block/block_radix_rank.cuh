@@ -10,7 +10,8 @@
 // d then turns digit d's warp counters into offsets over the warps, and the algorithm's own block scan
 // (DigitScan: matrix, Blelloch tree or Hillis-Steele, one digit per thread) gives each digit's first
 // place in the tile. An item's place is its digit's offset, plus the items of its digit in lower warps,
-// plus its rank in its warp: the tile stably sorted by digit.
+// plus its rank in its warp: the tile stably sorted by digit. A block may have more threads than
+// digits (pairs run 512: more warps in flight); threads from 256 on rank items and scan zeros.
 //
 // Block code only: each item's digit in (a callable, so the caller decides whether digits are kept or
 // recomputed), places out; the caller owns the temp_storage (and may union it with whatever it needs
@@ -46,7 +47,8 @@ template <int Threads, int ItemsPerThread, class DigitScan>
 class block_radix_rank {
  public:
   static constexpr int warps = Threads / 32;
-  static_assert(Threads == radix_digits, "one digit per thread: the digit scan and the look-back need it");
+  static_assert(Threads >= radix_digits && Threads % 32 == 0,
+                "threads 0..255 hold one digit each (the digit scan and the look-back); any more only rank");
   static_assert(Threads * ItemsPerThread <= 65536, "places are 16-bit (tile_places)");
   using places_t = tile_places<ItemsPerThread>;
 
@@ -64,9 +66,9 @@ class block_radix_rank {
 
   // places receives item i's place in the tile stably sorted by digit, for the items of elements below
   // `valid`; digit_of(i) is item i's digit (computed when needed: keeping 32 digits costs a block per
-  // SM). Thread d gets the tile's count of digit d, which it passes to counts_ready(count)
-  // (called by every thread, before the digit scan: a look-back can publish it early), and returns
-  // the number of items with smaller digits.
+  // SM). Thread d < 256 gets the tile's count of digit d, which it passes to counts_ready(count)
+  // (before the digit scan: a look-back can publish it early), and returns the number of items with
+  // smaller digits (other threads: the tile's size).
   template <bool FullTile, class DigitOf, class CountsReady>
   __device__ unsigned rank(DigitOf const& digit_of, int valid, places_t& places, CountsReady&& counts_ready) {
     const int warp = static_cast<int>(threadIdx.x / 32);
@@ -86,20 +88,25 @@ class block_radix_rank {
     __syncthreads();
 
     const int digit = static_cast<int>(threadIdx.x);
+    const bool holds_digit = Threads == radix_digits || digit < radix_digits;
     unsigned count = 0;
+    if (holds_digit) {
 #pragma unroll
-    for (int w = 0; w < warps; ++w) {
-      const unsigned in_warp = s_.warp_counts[w][digit];
-      s_.warp_counts[w][digit] = count;
-      count += in_warp;
+      for (int w = 0; w < warps; ++w) {
+        const unsigned in_warp = s_.warp_counts[w][digit];
+        s_.warp_counts[w][digit] = count;
+        count += in_warp;
+      }
+      counts_ready(count);
     }
-    counts_ready(count);
     unsigned scanned[1] = {count};
     DigitScan(s_.scan).template scan<scan_kind::inclusive>(scanned, ::cuda::std::plus<unsigned>{}, no_carry{});
     const unsigned offset = scanned[0] - count;
     // Each warp's first place for this digit in the sorted tile.
+    if (holds_digit) {
 #pragma unroll
-    for (int w = 0; w < warps; ++w) s_.warp_counts[w][digit] += offset;
+      for (int w = 0; w < warps; ++w) s_.warp_counts[w][digit] += offset;
+    }
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < ItemsPerThread; ++i)
