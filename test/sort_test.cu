@@ -28,8 +28,8 @@ std::vector<std::size_t> sort_sizes() {
   const std::size_t pair_tile = sort_tile<Under, std::uint32_t, std::uint32_t>;
   // 256 and 512: the digits and the threads of a pairs block (block_radix_rank.cuh).
   return capped({0, 1, 2, 31, 255, 256, 257, 511, 512, 513, pair_tile - 1, pair_tile, pair_tile + 1, 2 * pair_tile + 1,
-                 tile - 1, tile, tile + 1, 2 * tile + 1, 104729, (std::size_t{1} << 20) - 1, (std::size_t{1} << 20) + 1, 3 * (std::size_t{1} << 21) + 1,
-                 (std::size_t{1} << 24) + 3});
+                 tile - 1, tile, tile + 1, 2 * tile + 1, 104729, (std::size_t{1} << 20) - 1, (std::size_t{1} << 20) + 1,
+                 3 * (std::size_t{1} << 21) + 1, (std::size_t{1} << 24) + 3});
 }
 
 // Keys in `distinct` values (0: every bit pattern).
