@@ -33,7 +33,8 @@ int main() {
     for (int i = 0; i < 4; ++i) ok &= example::check(results[i].back() == last, i % 2 ? "deterministic, allocator, stream" : "nosync, stream");
 
     // Temporary storage of policies without an allocator comes from fastscan's pool.
-    fastscan::set_pool_release_threshold(64 << 20);  // keep at most 64 MiB cached between calls
+    fastscan::set_pool_release_threshold(64 << 20);  // keep at most 64 MiB cached between calls, fixed
+    fastscan::reset_pool_release_threshold();        // back to the default: 256 MiB or the largest call's
     fastscan::release_pool_memory();                 // hand cached memory back to the driver now
     ok &= example::check(fastscan::use_device_pool(false) == cudaSuccess, "pool controls");
     for (cudaStream_t stream : streams) cudaStreamDestroy(stream);

@@ -1,11 +1,14 @@
-// The memory-pool controls of <fastscan/memory.cuh>: the release threshold reaches the pool, releasing
-// hands cached memory back, and the device's own pool serves the calls when asked to.
+// The memory-pool controls of <fastscan/memory.cuh>: the release threshold reaches the pool, follows the
+// largest allocation unless fixed, releasing hands cached memory back, and the device's own pool serves
+// the calls when asked to.
 
 #include "common/policies.cuh"
 
 #include <fastscan/memory.cuh>
 
 #include <thrust/sort.h>
+
+#include <algorithm>
 
 namespace fastscan_test {
 namespace {
@@ -27,9 +30,32 @@ class memory_test : public gpu_test {
  protected:
   void TearDown() override {
     fastscan::use_device_pool(false);
-    fastscan::set_pool_release_threshold(std::uint64_t{256} << 20);
+    fastscan::reset_pool_release_threshold();
   }
 };
+
+constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+
+// A sort of 2^27 uint32 keys takes a 512 MiB second buffer and more: above the default 256 MiB.
+TEST_F(memory_test, LargestAllocationStaysReservedUnlessFixed) {
+  ASSERT_EQ(fastscan::reset_pool_release_threshold(), cudaSuccess);
+  cudaMemPool_t pool{};
+  ASSERT_EQ(fastscan::current_pool(&pool), cudaSuccess);
+  EXPECT_EQ(pool_attribute(pool, cudaMemPoolAttrReleaseThreshold), 256 * mib);
+  sort_through_fastscan(std::size_t{1} << 27);  // ends with a synchronisation: the pool trims there
+  EXPECT_GT(pool_attribute(pool, cudaMemPoolAttrReleaseThreshold), 512 * mib);
+  EXPECT_GT(pool_attribute(pool, cudaMemPoolAttrReservedMemCurrent), 512 * mib);
+
+  // A fixed threshold holds against larger allocations, and the pool trims down to it.
+  ASSERT_EQ(fastscan::set_pool_release_threshold(64 * mib), cudaSuccess);
+  sort_through_fastscan(std::size_t{1} << 27);
+  EXPECT_EQ(pool_attribute(pool, cudaMemPoolAttrReleaseThreshold), 64 * mib);
+  EXPECT_LE(pool_attribute(pool, cudaMemPoolAttrReservedMemCurrent),
+            std::max(64 * mib, pool_attribute(pool, cudaMemPoolAttrUsedMemCurrent)) + 32 * mib);
+
+  ASSERT_EQ(fastscan::reset_pool_release_threshold(), cudaSuccess);
+  EXPECT_EQ(pool_attribute(pool, cudaMemPoolAttrReleaseThreshold), 256 * mib);
+}
 
 TEST_F(memory_test, ReleaseThresholdReachesThePool) {
   ASSERT_EQ(fastscan::set_pool_release_threshold(std::uint64_t{48} << 20), cudaSuccess);

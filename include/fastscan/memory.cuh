@@ -1,11 +1,13 @@
 #pragma once
 // Where fastscan's temporary storage comes from, for policies made without an allocator (a policy
 // made with `(allocator)` uses that allocator instead). By default: fastscan's own stream-ordered pool,
-// one per device, which keeps up to 256 MiB reserved between calls so that back-to-back scans do not
+// one per device. Between calls it keeps reserved 256 MiB, or as much as the largest single temporary
+// allocation made from it (a sort of 2^28 key-value pairs: 2 GiB), so that repeated calls never
 // re-map memory. These functions act on the current device and return cudaError_t; they are safe to
 // call from several host threads.
 //
-//   fastscan::set_pool_release_threshold(64 << 20);  // keep at most 64 MiB cached
+//   fastscan::set_pool_release_threshold(64 << 20);  // keep at most 64 MiB cached, fixed
+//   fastscan::reset_pool_release_threshold();        // back to the default (256 MiB or the largest)
 //   fastscan::release_pool_memory();                 // hand cached memory back to the driver now
 //   fastscan::use_device_pool(true);                 // share the device's current pool instead
 
@@ -15,22 +17,13 @@
 
 namespace fastscan {
 
-// Bytes fastscan's pool on the current device keeps reserved when no allocation uses them (applies to
-// the pool at once, or to the pool when it is created).
-inline cudaError_t set_pool_release_threshold(std::uint64_t bytes) {
-  int device = 0;
-  FASTSCAN_CUDA_TRY(cudaGetDevice(&device));
-  {
-    detail::pool_registry& registry = detail::pools();
-    std::lock_guard<std::mutex> lock(registry.mutex);
-    if (registry.pools.find(device) == registry.pools.end()) {
-      registry.thresholds[device] = bytes;
-      return cudaSuccess;
-    }
-  }
-  cudaMemPool_t pool{};
-  FASTSCAN_CUDA_TRY(detail::fastscan_pool(device, &pool));
-  return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &bytes);
+// Bytes fastscan's pool on the current device keeps reserved when no allocation uses them, fixed: larger
+// allocations no longer raise it (applies to the pool at once, or to the pool when it is created).
+inline cudaError_t set_pool_release_threshold(std::uint64_t bytes) { return detail::set_release_threshold(bytes, true); }
+
+// Back to the default on the current device: 256 MiB, raised by each allocation larger than that.
+inline cudaError_t reset_pool_release_threshold() {
+  return detail::set_release_threshold(detail::default_pool_release_threshold, false);
 }
 
 // Returns the memory fastscan's pool on the current device holds but no allocation uses to the driver.

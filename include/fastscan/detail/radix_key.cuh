@@ -21,6 +21,13 @@ namespace fastscan::detail {
 inline constexpr int radix_bits = 8;
 inline constexpr int radix_digits = 1 << radix_bits;
 
+// Whether the calling thread of a block of Threads holds digit threadIdx.x: threads 0..255 hold one
+// digit each (its count, scan and look-back); a block with more threads has the others rank items only.
+template <int Threads>
+__device__ inline bool thread_holds_digit() {
+  return Threads == radix_digits || threadIdx.x < static_cast<unsigned>(radix_digits);
+}
+
 template <class Key>
 constexpr bool is_radix_sortable_key =
     (std::is_integral_v<Key> || std::is_same_v<Key, float> || std::is_same_v<Key, double>) && sizeof(Key) <= 8;

@@ -70,7 +70,7 @@ struct agent_radix_sort_digit_starts {
                                       offset_t portions) {
     const int pass = static_cast<int>(blockIdx.x);
     const int digit = static_cast<int>(threadIdx.x);
-    const bool holds_digit = Tuning::threads == radix_digits || digit < radix_digits;  // more threads: zeros
+    const bool holds_digit = thread_holds_digit<Tuning::threads>();  // the others scan zeros
     const offset_t count = holds_digit ? static_cast<offset_t>(counts[pass * radix_digits + digit]) : 0;
     offset_t scanned[1] = {count};
     digit_scan(storage).template scan<scan_kind::inclusive>(scanned, ::cuda::std::plus<offset_t>{}, no_carry{});

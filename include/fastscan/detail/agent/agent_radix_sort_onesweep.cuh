@@ -175,7 +175,7 @@ struct agent_radix_sort_onesweep {
           count = digit_count;
           publish_count(pass, tile, digit_count);
         });
-    if (threads == radix_digits || thread < radix_digits) {  // thread d: digit d
+    if (thread_holds_digit<threads>()) {  // thread d: digit d
       offset_t start = 0;
       const unsigned before = join_tiles(pass, tile, last, count, start);
       storage.digit_base[thread] = start + before - tile_offset;

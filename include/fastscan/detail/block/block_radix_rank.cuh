@@ -88,7 +88,7 @@ class block_radix_rank {
     __syncthreads();
 
     const int digit = static_cast<int>(threadIdx.x);
-    const bool holds_digit = Threads == radix_digits || digit < radix_digits;
+    const bool holds_digit = thread_holds_digit<Threads>();
     unsigned count = 0;
     if (holds_digit) {
 #pragma unroll

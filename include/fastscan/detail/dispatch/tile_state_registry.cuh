@@ -102,10 +102,8 @@ inline cudaError_t lease_tile_state(cudaStream_t stream, offset_t tiles, tile_st
   if (buffer.capacity < tiles) {
     const offset_t capacity = std::max<offset_t>({tiles, 2 * buffer.capacity, 4096});
     const std::size_t bytes = static_cast<std::size_t>(capacity + 1) * sizeof(tile_slot);
-    cudaMemPool_t pool{};
-    FASTSCAN_CUDA_TRY(current_device_pool(&pool));
     void* slots = nullptr;
-    FASTSCAN_CUDA_TRY(cudaMallocFromPoolAsync(&slots, bytes, pool, stream));
+    FASTSCAN_CUDA_TRY(allocate_from_current_pool(&slots, bytes, stream));
     const cudaError_t zeroed = cudaMemsetAsync(slots, 0, bytes, stream);
     if (zeroed != cudaSuccess) {
       cudaFreeAsync(slots, stream);

@@ -4,12 +4,12 @@
 // fastscan keeps its own pool per device because the device's default pool returns its memory to the
 // driver at every synchronisation (release threshold 0), and re-mapping it on the next call cost a
 // third of the matrix scan's time at 2^24 elements (bench/PERFORMANCE.md). Up to
-// the pool's release threshold stays reserved between calls (256 MiB unless set through
-// <fastscan/memory.cuh>); the user's own pools are untouched.
+// the pool's release threshold stays reserved between calls (256 MiB or the largest allocation made,
+// unless set through <fastscan/memory.cuh>); the user's own pools are untouched.
 // Thrust finds these by ADL through thrust::detail::temporary_array, so Thrust's own algorithms run
 // through a fastscan policy use the pool as well. A policy made with `(alloc)` is an
 // execute_with_allocator, whose exact-type overloads in Thrust win and use the allocator instead.
-// <fastscan/memory.cuh> can switch to the device's current pool (current_device_pool decides).
+// <fastscan/memory.cuh> can switch to the device's current pool (allocate_from_current_pool decides).
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/device_pool.cuh>
@@ -38,9 +38,7 @@ thrust::pair<T*, std::ptrdiff_t> get_temporary_buffer(execution_policy<Derived, 
   if (status == cudaSuccess && capture != cudaStreamCaptureStatusNone) {
     status = cudaMallocAsync(&pointer, bytes, stream);
   } else if (status == cudaSuccess) {
-    cudaMemPool_t pool{};
-    status = current_device_pool(&pool);
-    if (status == cudaSuccess) status = cudaMallocFromPoolAsync(&pointer, bytes, pool, stream);
+    status = allocate_from_current_pool(&pointer, bytes, stream);
   }
   if (status != cudaSuccess) {
     cudaGetLastError();  // clear it, as Thrust does, so it does not leak into later launches
