@@ -203,7 +203,7 @@ struct radix_sort_tuning {
   static constexpr int item_bytes = static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
   // Pairs of keys and values of at most 8 bytes together (keys of at most 4) run 512 threads of 12
   // items, the digits on the first 256 (block_radix_rank.cuh): twice the warps of 256 x 24 at two blocks
-  // per SM, 1.5% faster at 2^24 and 1-10% at 2^28; larger blocks and tiles, and 8-byte keys or keys
+  // per SM, 1.5% faster at 2^24 and 2^28; larger blocks and tiles, and 8-byte keys or keys
   // alone with more threads, ran slower (bench/PERFORMANCE.md).
   static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
   static constexpr int threads = small_pairs ? 2 * radix_digits : radix_digits;
