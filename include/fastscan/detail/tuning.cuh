@@ -212,6 +212,10 @@ struct radix_sort_tuning {
   // Keys alone fit three blocks per SM (80 registers, a few spilled): 6-12% faster at 2^24-2^28 for
   // integers, 9-11% for floats at 2^28. Pairs (the values' registers) spill more and ran slower at three.
   static constexpr int min_blocks_per_sm = std::is_empty_v<Value> ? 3 : 2;
+  // Floating-point and 8-byte keys alone count their digits first and vote after (block_radix_rank.cuh):
+  // float 2^24 8% faster, 2^28 3%, 64-bit keys 1-2.5%. 4-byte integer keys spilled more that way (5-22%
+  // slower), pairs gained nothing (bench/PERFORMANCE.md).
+  static constexpr bool counts_first = std::is_empty_v<Value> && (std::is_floating_point_v<Key> || sizeof(Key) == 8);
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items_per_thread = sizeof(Key) <= 4 ? 16 : 8;
   static constexpr offset_t portion_items = ((offset_t{1} << 29) / tile_items) * tile_items;

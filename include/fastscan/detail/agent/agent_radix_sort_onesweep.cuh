@@ -10,7 +10,8 @@
 // and ranks their digits of this pass: each
 // key's place in the tile stably sorted by digit, and the tile's count of every digit. The counts go to
 // a per-digit look-back: thread d (of the first 256; a block may have more threads than digits, which
-// only rank and move items) publishes digit d's count for the tiles after it, then walks back over
+// only rank and move items) publishes digit d's count for the tiles after it (for keys that count
+// first, before the votes: block_radix_rank.cuh), then, once the tile is ranked, walks back over
 // the tiles before it until one has published an inclusive count, and publishes its own. Digit d's keys
 // of this tile then start at: where digit d starts in the output (the digit counts of the whole input,
 // scanned once before the passes, agent_radix_sort_histogram.cuh), plus digit d's keys in earlier tiles,
@@ -80,7 +81,8 @@ struct agent_radix_sort_onesweep {
   static constexpr int items_per_thread = Tuning::items_per_thread;
   static constexpr int tile_items = Tuning::tile_items;
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
-  using rank_t = block_radix_rank<threads, items_per_thread, typename Tuning::template digit_scan<unsigned>>;
+  using rank_t = block_radix_rank<threads, items_per_thread, typename Tuning::template digit_scan<unsigned>,
+                                  Tuning::counts_first>;
 
   struct temp_storage {
     union {

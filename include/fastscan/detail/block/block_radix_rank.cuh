@@ -13,6 +13,14 @@
 // plus its rank in its warp: the tile stably sorted by digit. A block may have more threads than
 // digits (pairs run 512: more warps in flight); threads from 256 on rank items and scan zeros.
 //
+// Two orders, chosen by the tuning (CountsFirst). Votes first: the counters count from zero, so the
+// tile's digit counts are known only after every vote, and each place gets its warp's offset added
+// after the digit scan. Counts first (CUB's "early counts"): each warp counts its digits with one
+// shared atomic a key, the digit scan turns the counts into each warp's first places, and the votes
+// then take final places from those counters: the counts reach counts_ready (and a look-back's
+// publication) before the votes, so a caller that looks back after rank() has its predecessors'
+// counts waiting for it.
+//
 // Block code only: each item's digit in (a callable, so the caller decides whether digits are kept or
 // recomputed), places out; the caller owns the temp_storage (and may union it with whatever it needs
 // once the places are known).
@@ -43,7 +51,7 @@ struct tile_places {
   __device__ void add(int i, int delta) { halves[i / 2] += static_cast<unsigned>(delta) << (16 * (i % 2)); }
 };
 
-template <int Threads, int ItemsPerThread, class DigitScan>
+template <int Threads, int ItemsPerThread, class DigitScan, bool CountsFirst>
 class block_radix_rank {
  public:
   static constexpr int warps = Threads / 32;
@@ -67,8 +75,8 @@ class block_radix_rank {
   // places receives item i's place in the tile stably sorted by digit, for the items of elements below
   // `valid`; digit_of(i) is item i's digit (computed when needed: keeping 32 digits costs a block per
   // SM). Thread d < 256 gets the tile's count of digit d, which it passes to counts_ready(count)
-  // (before the digit scan: a look-back can publish it early), and returns the number of items with
-  // smaller digits (other threads: the tile's size).
+  // (before the digit scan, and with CountsFirst before the votes: a look-back can publish it early),
+  // and returns the number of items with smaller digits (other threads: the tile's size).
   template <bool FullTile, class DigitOf, class CountsReady>
   __device__ unsigned rank(DigitOf const& digit_of, int valid, places_t& places, CountsReady&& counts_ready) {
     const int warp = static_cast<int>(threadIdx.x / 32);
@@ -76,12 +84,19 @@ class block_radix_rank {
     unsigned* counters = s_.warp_counts[warp];
     for (int d = static_cast<int>(lane); d < radix_digits; d += 32) counters[d] = 0;
     __syncwarp();
-    if (FullTile && one_digit_warp(digit_of)) {
-      // Every key of the warp's run has its first key's digit (the common case after the first passes
-      // over few distinct keys): places are the run's own order, no votes needed.
+    // Every key of the warp's run has its first key's digit (the common case after the first passes
+    // over few distinct keys): places are the run's own order, no votes needed.
+    const bool one_digit = FullTile && one_digit_warp(digit_of);
+    if (one_digit) {
       if (lane == 0) counters[digit_of(0)] = ItemsPerThread * 32;
+      if constexpr (!CountsFirst) {
 #pragma unroll
-      for (int i = 0; i < ItemsPerThread; ++i) places.set(i, i * 32 + static_cast<int>(lane));
+        for (int i = 0; i < ItemsPerThread; ++i) places.set(i, i * 32 + static_cast<int>(lane));
+      }
+    } else if constexpr (CountsFirst) {
+#pragma unroll
+      for (int i = 0; i < ItemsPerThread; ++i)
+        if (FullTile || element(i) < valid) atomicAdd(counters + digit_of(i), 1u);
     } else {
       rank_in_warp<FullTile>(digit_of, valid, places, counters);
     }
@@ -108,9 +123,19 @@ class block_radix_rank {
       for (int w = 0; w < warps; ++w) s_.warp_counts[w][digit] += offset;
     }
     __syncthreads();
+    if constexpr (CountsFirst) {
+      if (one_digit) {
+        const int first = static_cast<int>(counters[digit_of(0)]);
 #pragma unroll
-    for (int i = 0; i < ItemsPerThread; ++i)
-      if (FullTile || element(i) < valid) places.add(i, static_cast<int>(s_.warp_counts[warp][digit_of(i)]));
+        for (int i = 0; i < ItemsPerThread; ++i) places.set(i, first + i * 32 + static_cast<int>(lane));
+      } else {
+        rank_in_warp<FullTile>(digit_of, valid, places, counters);  // the counters start at the warp's places
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < ItemsPerThread; ++i)
+        if (FullTile || element(i) < valid) places.add(i, static_cast<int>(counters[digit_of(i)]));
+    }
     return offset;
   }
 
