@@ -384,6 +384,29 @@ TYPED_TEST(select_test, SeveralHostThreadsAtOnce) {
   for (auto const& f : failures) EXPECT_TRUE(f.empty()) << f;
 }
 
+// The host waits for each call's count by its 16-bit ticket in a per-thread slot: more calls than
+// tickets, back to back on two streams without synchronising, every count checked.
+TYPED_TEST(select_test, MoreCallsThanTickets) {
+  if constexpr (!std::is_same_v<TypeParam, matrix_under_test>) GTEST_SKIP() << "the matrix family covers the tickets";
+  constexpr int calls = 70000;  // past 2^16
+  const std::size_t max_n = 3000;
+  const auto input = random_vector<std::uint32_t>(max_n, 3500);
+  const auto d_in = to_device(input);
+  thrust::device_vector<std::uint32_t> d_out(max_n);
+  scoped_stream streams[2];
+  for (int call = 0; call < calls; ++call) {
+    const std::size_t n = 1 + static_cast<std::size_t>(splitmix64(call) % max_n);
+    const keep_fraction keep{call % 1001};
+    std::ptrdiff_t expected = 0;
+    for (std::size_t i = 0; i < n; ++i) expected += keep(input[i]) ? 1 : 0;
+    const auto kept = thrust::copy_if(TypeParam::nosync.on(streams[call % 2].get()), d_in.begin(),
+                                      d_in.begin() + static_cast<std::ptrdiff_t>(n), d_out.begin(), keep) -
+                      d_out.begin();
+    ASSERT_EQ(kept, expected) << "call " << call << ", n = " << n;
+  }
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
 // More than 2^32 elements: 64-bit counts and offsets in the look-back and the scatter.
 struct every_4096th {
   __host__ __device__ bool operator()(long long x) const { return x % 4096 == 4095; }

@@ -34,6 +34,25 @@
 
 namespace fastscan::detail {
 
+// Where the last tile leaves the selected count for the host (pinned, mapped host memory): one 64-bit
+// word, the call's 16-bit ticket above the count (a count fits 48 bits: a call has fewer than 2^31
+// tiles), so that a host polling the word knows the count in it is this call's. One store, no fence.
+struct host_selected_count {
+  static constexpr int count_bits = 48;
+  static constexpr unsigned long long count_mask = (1ull << count_bits) - 1;
+  unsigned long long word;
+
+  __host__ __device__ static unsigned long long pack(unsigned ticket, offset_t count) {
+    return (static_cast<unsigned long long>(ticket & 0xffffu) << count_bits) | (static_cast<unsigned long long>(count) & count_mask);
+  }
+};
+
+// Written by one thread of the last tile, which knows the count as soon as its look-back ends.
+__device__ inline void publish_selected_count(host_selected_count* slot, unsigned ticket, offset_t count) {
+  asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(&slot->word), "l"(host_selected_count::pack(ticket, count))
+               : "memory");
+}
+
 // Selects item i when pred(item i) holds.
 template <class Pred>
 struct select_by_predicate {
@@ -151,7 +170,8 @@ struct agent_select {
   struct carry_prefix {
     single_pass_prefix<offset_t, ::cuda::std::plus<offset_t>, Tuning::lookback_tiles_per_lane> counts;
     offset_t& carry;
-    offset_t* total;  // written by the last tile
+    host_selected_count* total;  // written by the last tile
+    unsigned ticket;
     bool last;
 
     __device__ maybe<counts_t> operator()(counts_t const& row_totals) const {
@@ -159,18 +179,19 @@ struct agent_select {
       const maybe<offset_t> before = counts(tile_count);
       if (threadIdx.x == 0) {
         carry = before.valid ? before.value : 0;
-        if (last) *total = carry + tile_count;
+        if (last) publish_selected_count(total, ticket, carry + tile_count);
       }
       return none<counts_t>();
     }
   };
 
   // Selected items to selected_out[0, selected), in order; rejected ones to rejected_out[0, n -
-  // selected), in order, unless RejectedIt is no_output. *total receives the selected count.
+  // selected), in order, unless RejectedIt is no_output. *total receives the selected count and ticket.
   template <class T, class InputIt, class Selector, class SelectedIt, class RejectedIt>
   __device__ static void consume_tile(temp_storage<T>& storage, InputIt input, Selector& selector,
                                       SelectedIt selected_out, RejectedIt rejected_out, offset_t n,
-                                      tile_state<offset_t> const& state, offset_t* total, tile_access access) {
+                                      tile_state<offset_t> const& state, host_selected_count* total,
+                                      unsigned ticket, tile_access access) {
     const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
       io::template prefetch_full<T>(input, guess * tile_items, n);
     });
@@ -196,7 +217,7 @@ struct agent_select {
     for (int j = 0; j < counts_per_thread; ++j)
       counts[0].word[j / 2] |= static_cast<unsigned>(__popc((flags >> (j * vector)) & vector_mask)) << (16 * (j % 2));
     const carry_prefix prefix{{state, tile, !last, ::cuda::std::plus<offset_t>{}, none<offset_t>()}, storage.carry,
-                              total, last};
+                              total, ticket, last};
     const counts_t row_totals =
         count_scan(storage.work.scan).template scan<scan_kind::inclusive>(counts, add_packed_counts{}, prefix);
     const offset_t carry = storage.carry;  // written by the prefix callback, before the block scan's barriers

@@ -10,21 +10,28 @@
 
 #include <thrust/iterator/reverse_iterator.h>
 
+#include <chrono>
+
 namespace fastscan::detail {
 
 // Where the select kernel leaves the selected count for the host: pinned, mapped host memory, one slot
-// per host thread (a call waits for its kernel before returning, so the slot is free again by the
-// next call). The kernel's store lands on the host directly: no copy to launch, no temporary
-// allocation, one synchronisation.
+// per host thread, and a ticket per call (agent_select.cuh). The kernel's store lands on the host
+// directly (no copy to launch, no temporary allocation), and the host polls the slot for its call's
+// ticket instead of synchronising the stream: it goes on as soon as the last tile knows the count,
+// while other tiles may still be storing (work queued on the stream later is ordered after them). The
+// slot is free for the thread's next call once this call's count has been read; the slot holds the
+// previous call's ticket until then, never this one's.
 class host_count_slot {
  public:
-  static cudaError_t get(offset_t*& slot) {
+  static cudaError_t get(host_selected_count*& slot, unsigned& ticket) {
     thread_local host_count_slot owner;
     if (owner.slot_ == nullptr) {
-      FASTSCAN_CUDA_TRY(cudaHostAlloc(reinterpret_cast<void**>(&owner.slot_), sizeof(offset_t),
+      FASTSCAN_CUDA_TRY(cudaHostAlloc(reinterpret_cast<void**>(&owner.slot_), sizeof(host_selected_count),
                                       cudaHostAllocMapped | cudaHostAllocPortable));
+      owner.slot_->word = host_selected_count::pack(owner.last_ticket_, 0);
     }
     slot = owner.slot_;
+    ticket = owner.last_ticket_ = (owner.last_ticket_ + 1) & 0xffffu;
     return cudaSuccess;
   }
   ~host_count_slot() {
@@ -32,8 +39,31 @@ class host_count_slot {
   }
 
  private:
-  offset_t* slot_ = nullptr;
+  host_selected_count* slot_ = nullptr;
+  unsigned last_ticket_ = 0;
 };
+
+// Waits for call `ticket`'s count in `slot`: polls it for up to 100 us (a short call's count arrives
+// sooner than a stream synchronisation returns: 3-5 us of a 20 us call at 2^20), then synchronises
+// the stream, as the device's scheduling flags say, which also reports a kernel that failed (it never
+// writes its count).
+inline cudaError_t wait_for_selected_count(host_selected_count const* slot, unsigned ticket, cudaStream_t stream,
+                                           offset_t& count) {
+  constexpr auto poll_for = std::chrono::microseconds(100);
+  volatile unsigned long long const* polled = &slot->word;
+  const auto is_ours = [&](unsigned long long word) { return (word >> host_selected_count::count_bits) == ticket; };
+  unsigned long long word = *polled;
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned polls = 1; !is_ours(word); ++polls, word = *polled) {
+    if (polls % 64 != 0 || std::chrono::steady_clock::now() - start < poll_for) continue;
+    FASTSCAN_CUDA_TRY(cudaStreamSynchronize(stream));
+    word = *polled;
+    if (!is_ours(word)) return cudaErrorUnknown;  // the kernel ran to the end without writing it
+    break;
+  }
+  count = static_cast<offset_t>(word & host_selected_count::count_mask);
+  return cudaSuccess;
+}
 
 // Selects the items of [input, input + n) that `selector` picks into selected_out, in order, and the
 // others into rejected_out (no_output: dropped); `selected` receives their number once the kernel is
@@ -46,10 +76,11 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
   const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
   if (tiles == 0) return cudaSuccess;
   if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
-  offset_t* total = nullptr;
+  host_selected_count* total = nullptr;
+  unsigned ticket = 0;
   tile_access access = tile_access::elements;
   if (!arena.measuring()) {
-    FASTSCAN_CUDA_TRY(host_count_slot::get(total));
+    FASTSCAN_CUDA_TRY(host_count_slot::get(total, ticket));
     // Footprint: the input, and at most as much again written. Never streaming: untried for compaction.
     FASTSCAN_CUDA_TRY(plan_tile_access(vector_access_possible<T, tuning::vector>(input),
                                        2 * static_cast<std::size_t>(n) * sizeof(T), false, access));
@@ -60,13 +91,14 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
       (plan_block_storage<typename agent_select<tuning>::template temp_storage<T>>(arena, kernel, tiles, storage)));
   FASTSCAN_CUDA_TRY(with_tile_state<offset_t>(arena, tiles, stream, [&](tile_state<offset_t> const& state) {
     kernel<<<static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream>>>(
-        input, selector, selected_out, rejected_out, n, state, total, access, storage.place);
+        input, selector, selected_out, rejected_out, n, state, total, ticket, access, storage.place);
     return cudaGetLastError();
   }));
   if (arena.measuring()) return cudaSuccess;
-  FASTSCAN_CUDA_TRY(cudaStreamSynchronize(stream));
-  selected = *static_cast<volatile offset_t*>(total);
-  return cudaSuccess;
+  bool captured = false;
+  FASTSCAN_CUDA_TRY(arena.stream_captured(stream, captured));
+  if (captured) return cudaStreamSynchronize(stream);  // fails as Thrust's copy_if does: the count never comes
+  return wait_for_selected_count(total, ticket, stream, selected);
 }
 
 // In-place partition of [first, first + n): selected items stay in front, in place, in order; the
