@@ -66,8 +66,8 @@ inline cudaError_t wait_for_selected_count(host_selected_count const* slot, unsi
 }
 
 // Selects the items of [input, input + n) that `selector` picks into selected_out, in order, and the
-// others into rejected_out (no_output: dropped); `selected` receives their number once the kernel is
-// done (the host waits for it).
+// others into rejected_out (no_output: dropped); `selected` receives their number once the last tile
+// knows it (the host waits for that, not for the kernel's last stores).
 template <class Algorithm, class T, class InputIt, class Selector, class SelectedIt, class RejectedIt>
 cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector, SelectedIt selected_out,
                             RejectedIt rejected_out, offset_t n, cudaStream_t stream, offset_t& selected) {
