@@ -26,9 +26,10 @@ template <class Under>
 std::vector<std::size_t> sort_sizes() {
   const std::size_t tile = sort_tile<Under, std::uint32_t>;
   const std::size_t pair_tile = sort_tile<Under, std::uint32_t, std::uint32_t>;
-  // 256 and 512: the digits and the threads of a pairs block (block_radix_rank.cuh).
+  // 256 and 512: the digits and the threads of a pairs block (block_radix_rank.cuh). 2 to 4 tiles: the
+  // look-back's batched reads reaching tile 0 (radix_sort_tuning::lookback_batch).
   return capped({0, 1, 2, 31, 255, 256, 257, 511, 512, 513, pair_tile - 1, pair_tile, pair_tile + 1, 2 * pair_tile + 1,
-                 tile - 1, tile, tile + 1, 2 * tile + 1, 104729, (std::size_t{1} << 20) - 1, (std::size_t{1} << 20) + 1,
+                 3 * pair_tile + 1, tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile + 1, 104729, (std::size_t{1} << 20) - 1, (std::size_t{1} << 20) + 1,
                  3 * (std::size_t{1} << 21) + 1, (std::size_t{1} << 24) + 3});
 }
 

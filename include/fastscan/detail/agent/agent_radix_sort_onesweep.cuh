@@ -11,13 +11,15 @@
 // key's place in the tile stably sorted by digit, and the tile's count of every digit. The counts go to
 // a per-digit look-back: thread d (of the first 256; a block may have more threads than digits, which
 // only rank and move items) publishes digit d's count for the tiles after it (for keys that count
-// first, before the votes: block_radix_rank.cuh), then, once the tile is ranked, walks back over
-// the tiles before it until one has published an inclusive count, and publishes its own. Digit d's keys
+// first, before the votes: block_radix_rank.cuh), then, once the tile is ranked and its keys are in
+// their places in shared memory, walks back over the tiles before it (radix_sort_tuning::lookback_batch
+// of them a read) until one has published an inclusive count, and publishes its own. Digit d's keys
 // of this tile then start at: where digit d starts in the output (the digit counts of the whole input,
 // scanned once before the passes, agent_radix_sort_histogram.cuh), plus digit d's keys in earlier tiles,
 // less the place of digit d's first key in the sorted tile. The last tile of a portion knows every
 // digit's count in the portion, so it gives the next portion its starts (a launch sorts one portion).
-// Keys go to their places in shared memory and from there to global memory, consecutive threads to
+// Keys go to their places in shared memory (before the look-back, with the values' loads, as CUB orders
+// them: both overlap its round trips) and from there to global memory, consecutive threads to
 // consecutive places (runs of one digit are contiguous in the output); values follow the same way.
 //
 // The look-back here is not the scans' (single_pass_lookback.cuh): a tile does 256 independent
@@ -96,19 +98,35 @@ struct agent_radix_sort_onesweep {
 
   static_assert(sizeof(temp_storage) <= 48 * 1024, "the tile must fit static shared memory: fewer items per thread");
 
-  // Digit `digit`'s count in the tiles before `tile` (called by thread `digit`).
+  // Digit `digit`'s count in the tiles before `tile` (called by thread `digit`). Reads the statuses of
+  // lookback_batch predecessors at a time: each read is an L2 round trip, and a walk usually passes
+  // several tiles that have published only their own count. While the nearest predecessor has
+  // published nothing, only its word is polled.
   __device__ static unsigned look_back(unsigned const* statuses, offset_t tile, int digit) {
+    constexpr int batch = Tuning::lookback_batch;
     unsigned before = 0;
+    offset_t next = tile - 1;  // the latest predecessor not yet counted
     int waits = 0;
-    for (offset_t earlier = tile - 1;;) {
-      const unsigned word = load_relaxed(statuses + earlier * radix_digits + digit);
-      if (word == 0) {  // not yet published
-        if (++waits > 8) __nanosleep(64);
+    for (;;) {
+      unsigned words[batch];
+#pragma unroll
+      for (int j = 0; j < batch; ++j)  // tile 0 is inclusive, so a walk never passes it
+        words[j] = next - j >= 0 ? load_relaxed(statuses + (next - j) * radix_digits + digit) : digit_status::inclusive;
+      if (batch > 1 && words[0] == 0) {
+        while (load_relaxed(statuses + next * radix_digits + digit) == 0)
+          if (++waits > 8) __nanosleep(64);
         continue;
       }
-      before += word & digit_status::count_mask;
-      if (word & digit_status::inclusive) return before;
-      --earlier;
+      int counted = 0;
+#pragma unroll
+      for (int j = 0; j < batch; ++j) {
+        if (words[j] == 0) break;  // not yet published: read again from here
+        before += words[j] & digit_status::count_mask;
+        if (words[j] & digit_status::inclusive) return before;
+        ++counted;
+      }
+      next -= counted;
+      if (counted == 0 && ++waits > 8) __nanosleep(64);
     }
   }
 
@@ -177,13 +195,12 @@ struct agent_radix_sort_onesweep {
           count = digit_count;
           publish_count(pass, tile, digit_count);
         });
-    if (thread_holds_digit<threads>()) {  // thread d: digit d
-      offset_t start = 0;
-      const unsigned before = join_tiles(pass, tile, last, count, start);
-      storage.digit_base[thread] = start + before - tile_offset;
-    }
     __syncthreads();  // every thread is done with the ranking's storage
-    // Values are loaded here, so their latency passes while the keys go through shared memory.
+    // CUB's order: the keys go to their places in shared memory, and the values' loads start, before
+    // the digit threads look back, so that both overlap the look-back's round trips.
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i)
+      if (FullTile || rank_t::element(i) < valid) storage.work.keys[places.get(i)] = keys[i];
     [[maybe_unused]] Value values[has_values ? items_per_thread : 1];
     if constexpr (has_values) {
 #pragma unroll
@@ -192,10 +209,11 @@ struct agent_radix_sort_onesweep {
         if (FullTile || e < valid) values[i] = pass.values_in[tile_base + e];
       }
     }
-
-#pragma unroll
-    for (int i = 0; i < items_per_thread; ++i)
-      if (FullTile || rank_t::element(i) < valid) storage.work.keys[places.get(i)] = keys[i];
+    if (thread_holds_digit<threads>()) {  // thread d: digit d
+      offset_t start = 0;
+      const unsigned before = join_tiles(pass, tile, last, count, start);
+      storage.digit_base[thread] = start + before - tile_offset;
+    }
     __syncthreads();
     unsigned char sorted_digits[items_per_thread];
 #pragma unroll
