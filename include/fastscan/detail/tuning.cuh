@@ -217,8 +217,9 @@ struct radix_sort_tuning {
   // slower), pairs gained nothing (bench/PERFORMANCE.md).
   static constexpr bool counts_first = std::is_empty_v<Value> && (std::is_floating_point_v<Key> || sizeof(Key) == 8);
   // The per-digit look-back reads this many predecessors' words at a time (agent_radix_sort_onesweep.cuh):
-  // keys alone 2 (2^28 uint32 and float 4-6% faster, uint64 2-3%; 4 and 8 gained less); pairs 1 (2 and 4
-  // were 3-5% slower: their pass is bound by L2 traffic, and a batch reads past the inclusive word).
+  // keys alone 2 (with the exchange before the look-back, 2^28 uint32 and float 6-7% faster than one
+  // word a round after it, uint64 3%; 4 and 8 gained less); pairs 1 (2, 4 and 8 were 3-6% slower: their
+  // pass is bound by L2 traffic, and a batch reads past the inclusive word). bench/PERFORMANCE.md.
   static constexpr int lookback_batch = std::is_empty_v<Value> ? 2 : 1;
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items_per_thread = sizeof(Key) <= 4 ? 16 : 8;
