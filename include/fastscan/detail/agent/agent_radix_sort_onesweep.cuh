@@ -100,8 +100,7 @@ struct agent_radix_sort_onesweep {
 
   // Digit `digit`'s count in the tiles before `tile` (called by thread `digit`). Reads the statuses of
   // lookback_batch predecessors at a time: each read is an L2 round trip, and a walk usually passes
-  // several tiles that have published only their own count. While the nearest predecessor has
-  // published nothing, only its word is polled.
+  // several tiles that have published only their own count.
   __device__ static unsigned look_back(unsigned const* statuses, offset_t tile, int digit) {
     constexpr int batch = Tuning::lookback_batch;
     unsigned before = 0;
@@ -112,10 +111,11 @@ struct agent_radix_sort_onesweep {
 #pragma unroll
       for (int j = 0; j < batch; ++j)  // tile 0 is inclusive, so a walk never passes it
         words[j] = next - j >= 0 ? load_relaxed(statuses + (next - j) * radix_digits + digit) : digit_status::inclusive;
-      if (batch > 1 && words[0] == 0) {
-        while (load_relaxed(statuses + next * radix_digits + digit) == 0)
-          if (++waits > 8) __nanosleep(64);
-        continue;
+      // Until the nearest predecessor publishes, its word alone is polled. The others may be stale by
+      // then, which is safe: a status only goes from nothing to its count to the inclusive count.
+      while (words[0] == 0) {
+        if (++waits > 8) __nanosleep(64);
+        words[0] = load_relaxed(statuses + next * radix_digits + digit);
       }
       int counted = 0;
 #pragma unroll
@@ -126,7 +126,6 @@ struct agent_radix_sort_onesweep {
         ++counted;
       }
       next -= counted;
-      if (counted == 0 && ++waits > 8) __nanosleep(64);
     }
   }
 
