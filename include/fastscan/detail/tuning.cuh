@@ -12,7 +12,9 @@
 // the deterministic scan by key's kernels keep no budget (5, 6 and 8 blocks measured slower: their
 // spills grow to hundreds of bytes). bench/PERFORMANCE.md.
 // `count_block_scan<Counts, Threads>`: the algorithm's block scan over one value of selection counts
-// per thread, for stream compaction (select_tuning at the end).
+// per thread, for stream compaction (select_tuning at the end) and the radix sort's digit counts;
+// `count_scan_any_warps`: whether it takes any multiple of 32 threads (Blelloch's tree needs a power
+// of two).
 
 #include <fastscan/detail/block/block_scan_blelloch.cuh>
 #include <fastscan/detail/block/block_scan_hillis_steele.cuh>
@@ -115,6 +117,7 @@ struct matrix_algorithm {
   // The block scan stream compaction runs over its packed counts, one per thread (select_tuning).
   template <class Counts, int Threads_>
   using count_block_scan = block_scan_matrix<Counts, Threads_, 1, Threads_, PadRows, Column>;
+  static constexpr bool count_scan_any_warps = true;
 
   // Single-pass scans of at least large_scan_items 8-byte elements take larger blocks holding more per
   // thread: 224 threads x 192 bytes (24 elements; CUB's sm90 shape for 8-byte types), measured 3-4%
@@ -148,6 +151,7 @@ struct blelloch_algorithm {
   };
   template <class Counts, int Threads>
   using count_block_scan = block_scan_blelloch<Counts, Threads, 1, true>;
+  static constexpr bool count_scan_any_warps = false;
   template <class T>
   static constexpr bool has_large_tuning = false;
 };
@@ -172,6 +176,7 @@ struct hillis_steele_algorithm {
   };
   template <class Counts, int Threads>
   using count_block_scan = block_scan_hillis_steele<Counts, Threads, 1>;
+  static constexpr bool count_scan_any_warps = true;
   template <class T>
   static constexpr bool has_large_tuning = false;
 };
@@ -203,15 +208,21 @@ struct radix_sort_tuning {
   static constexpr int item_bytes = static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
   // Pairs of keys and values of at most 8 bytes together (keys of at most 4) run 512 threads of 12
   // items, the digits on the first 256 (block_radix_rank.cuh): twice the warps of 256 x 24 at two blocks
-  // per SM, 1.5% faster at 2^24 and 2^28; larger blocks and tiles, and 8-byte keys or keys
-  // alone with more threads, ran slower (bench/PERFORMANCE.md).
+  // per SM, 1.5% faster at 2^24 and 2^28; larger blocks and tiles ran slower. 8-byte keys alone run 384
+  // threads of 14 at two blocks per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5% at
+  // 2^20 (320 x 16, 448 x 12, 512 x 10 and 384 x 12 at two, 256 x 16 and 256 x 20 at three were not);
+  // 4-byte keys alone ran slower with more threads (bench/PERFORMANCE.md). Blelloch's digit scan needs
+  // a power-of-two block, so its 8-byte keys stay at 256 x 18.
   static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
-  static constexpr int threads = small_pairs ? 2 * radix_digits : radix_digits;
-  static constexpr int items_per_thread = small_pairs ? 12 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
+  static constexpr bool wide_keys_alone = std::is_empty_v<Value> && sizeof(Key) == 8 && Algorithm::count_scan_any_warps;
+  static constexpr int threads = small_pairs ? 2 * radix_digits : wide_keys_alone ? 384 : radix_digits;
+  static constexpr int items_per_thread =
+      small_pairs ? 12 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
   static constexpr int tile_items = threads * items_per_thread;
-  // Keys alone fit three blocks per SM (80 registers, a few spilled): 6-12% faster at 2^24-2^28 for
-  // integers, 9-11% for floats at 2^28. Pairs (the values' registers) spill more and ran slower at three.
-  static constexpr int min_blocks_per_sm = std::is_empty_v<Value> ? 3 : 2;
+  // Keys of at most 4 bytes alone fit three blocks per SM (80 registers, a few spilled): 6-12% faster at
+  // 2^24-2^28 for integers, 9-11% for floats at 2^28. Pairs (the values' registers) spill more and ran
+  // slower at three.
+  static constexpr int min_blocks_per_sm = std::is_empty_v<Value> && !wide_keys_alone ? 3 : 2;
   // Floating-point and 8-byte keys alone count their digits first and vote after (block_radix_rank.cuh):
   // float 2^24 8% faster, 2^28 3%, 64-bit keys 1-2.5%. 4-byte integer keys spilled more that way (5-22%
   // slower), pairs gained nothing (bench/PERFORMANCE.md).
