@@ -101,16 +101,18 @@ TYPED_TEST(sort_test, SixtyFourBitAndFloatKeys) {
 }
 
 // Float and 64-bit keys alone rank with their counts first (radix_sort_tuning::counts_first): every
-// size edge of their tiles, and few distinct keys (warps whose keys share one digit). 64-bit keys run
-// blocks of 384 threads, more than digits (radix_sort_tuning::wide_keys_alone); 3 tiles + 1: the
-// look-back's batched reads reaching tile 0.
+// size edge of their tiles, and few distinct keys (warps whose keys share one digit). 64-bit integer
+// keys run blocks of 384 threads, more than digits (radix_sort_tuning::wide_keys_alone), double keys
+// 256; 3 tiles + 1: the look-back's batched reads reaching tile 0.
 TYPED_TEST(sort_test, CountsFirstKeysAtEverySize) {
   const std::size_t float_tile = sort_tile<TypeParam, float>;
   const std::size_t wide_tile = sort_tile<TypeParam, std::uint64_t>;
+  const std::size_t double_tile = sort_tile<TypeParam, double>;
   static_assert(fastscan::detail::radix_sort_tuning<typename TypeParam::algorithm, float, fastscan::detail::keys_only>::counts_first);
   static_assert(fastscan::detail::radix_sort_tuning<typename TypeParam::algorithm, std::uint64_t, fastscan::detail::keys_only>::counts_first);
   for (std::size_t n : capped({1, 31, 257, float_tile - 1, float_tile, float_tile + 1, 2 * float_tile + 1, wide_tile - 1,
-                               wide_tile, wide_tile + 1, 2 * wide_tile + 1, 3 * wide_tile + 1, 104729, (std::size_t{1} << 20) + 1})) {
+                               wide_tile, wide_tile + 1, 2 * wide_tile + 1, 3 * wide_tile + 1, double_tile - 1, double_tile,
+                               double_tile + 1, 3 * double_tile + 1, 104729, (std::size_t{1} << 20) + 1})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     auto reals = random_vector<float>(n, 4450 + n);
     expect_sorted_like_par(reals, TypeParam::blocking, thrust::less<float>{}, sort_call::sort);

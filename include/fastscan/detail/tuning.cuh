@@ -208,13 +208,14 @@ struct radix_sort_tuning {
   static constexpr int item_bytes = static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
   // Pairs of keys and values of at most 8 bytes together (keys of at most 4) run 512 threads of 12
   // items, the digits on the first 256 (block_radix_rank.cuh): twice the warps of 256 x 24 at two blocks
-  // per SM, 1.5% faster at 2^24 and 2^28; larger blocks and tiles ran slower. 8-byte keys alone run 384
-  // threads of 14 at two blocks per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5% at
-  // 2^20 (320 x 16, 448 x 12, 512 x 10 and 384 x 12 at two, 256 x 16 and 256 x 20 at three were not);
-  // 4-byte keys alone ran slower with more threads (bench/PERFORMANCE.md). Blelloch's digit scan needs
-  // a power-of-two block, so its 8-byte keys stay at 256 x 18.
+  // per SM, 1.5% faster at 2^24 and 2^28; larger blocks and tiles ran slower. 64-bit integer keys alone
+  // run 384 threads of 14 at two blocks per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5%
+  // at 2^20 (320 x 16, 448 x 12, 512 x 10 and 384 x 12 at two, 256 x 16 and 256 x 20 at three were
+  // not); double keys ran 1-3% slower that way and 4-byte keys alone slower with more threads
+  // (bench/PERFORMANCE.md). Blelloch's digit scan needs a power-of-two block: its keys stay at 256 x 18.
   static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
-  static constexpr bool wide_keys_alone = std::is_empty_v<Value> && sizeof(Key) == 8 && Algorithm::count_scan_any_warps;
+  static constexpr bool wide_keys_alone =
+      std::is_empty_v<Value> && std::is_integral_v<Key> && sizeof(Key) == 8 && Algorithm::count_scan_any_warps;
   static constexpr int threads = small_pairs ? 2 * radix_digits : wide_keys_alone ? 384 : radix_digits;
   static constexpr int items_per_thread =
       small_pairs ? 12 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
