@@ -220,9 +220,9 @@ struct radix_sort_tuning {
   static constexpr int items_per_thread =
       small_pairs ? 12 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
   static constexpr int tile_items = threads * items_per_thread;
-  // Keys of at most 4 bytes alone fit three blocks per SM (80 registers, a few spilled): 6-12% faster at
-  // 2^24-2^28 for integers, 9-11% for floats at 2^28. Pairs (the values' registers) spill more and ran
-  // slower at three.
+  // Keys alone in 256-thread blocks fit three blocks per SM (80 registers, a few spilled): 6-12% faster
+  // at 2^24-2^28 for 4-byte integers, 9-11% for floats at 2^28. Pairs (the values' registers) spill more
+  // and ran slower at three.
   static constexpr int min_blocks_per_sm = std::is_empty_v<Value> && !wide_keys_alone ? 3 : 2;
   // Floating-point and 8-byte keys alone count their digits first and vote after (block_radix_rank.cuh):
   // float 2^24 8% faster, 2^28 3%, 64-bit keys 1-2.5%. 4-byte integer keys spilled more that way (5-22%
