@@ -127,6 +127,25 @@ TYPED_TEST(sort_test, CountsFirstKeysAtEverySize) {
   }
 }
 
+// Pairs of more than 8 bytes run their own tile (radix_sort_tuning: 256 x 28; with 8-byte keys and
+// values the block's storage exceeds 48 KiB and lives in dynamic shared memory): every size edge of it,
+// 64-bit keys with 32-bit values and 32-bit keys with 64-bit values, repeated keys (stability shows in
+// the values), and 3 tiles + 1.
+TYPED_TEST(sort_test, WidePairsAtEverySize) {
+  const std::size_t tile = sort_tile<TypeParam, std::uint64_t, std::uint32_t>;
+  static_assert(sort_tile<TypeParam, std::uint64_t, std::uint32_t> == sort_tile<TypeParam, std::uint32_t, std::uint64_t>);
+  static_assert(sort_tile<TypeParam, std::uint64_t, std::uint64_t> == sort_tile<TypeParam, std::uint32_t, std::uint64_t>);
+  for (std::size_t n : capped({1, 257, tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile + 1, 104729, (std::size_t{1} << 20) + 1})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto wide = random_vector<std::uint64_t>(n, 4480 + n);
+    for (std::size_t i = 0; i < n; i += 2) wide[i] = wide[i] % 1000 * 0x9E3779B97F4A7C15ull;  // repeats
+    expect_sorted_by_key_like_par<std::uint32_t>(wide, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+    expect_sorted_by_key_like_par<std::uint64_t>(wide, TypeParam::nosync, thrust::greater<>{}, sort_call::stable_sort);
+    const auto narrow = keys_with(n, 4490 + n, 1000);
+    expect_sorted_by_key_like_par<std::uint64_t>(narrow, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+  }
+}
+
 // Inputs larger than one portion run one launch per portion and pass; a small portion (set for the
 // test) runs that loop at a size the test can afford.
 TYPED_TEST(sort_test, PortionsOfALargeInput) {

@@ -198,27 +198,31 @@ struct select_tuning {
 
 // Radix sort (agent_radix_sort_onesweep.cuh) for every algorithm: 8-bit digits, one digit per thread
 // of the first 256, items per thread shrinking with the bytes a key and its value take (measured on an
-// H100, bench/PERFORMANCE.md; 8-byte keys take fewer so that the tile's keys fit 48 KiB of shared
-// memory). The algorithm contributes the block scan of the digit counts, in each tile and over the
+// H100, bench/PERFORMANCE.md; a tile's keys and values sit in shared memory together, beyond 48 KiB as
+// dynamic shared memory: kernels/block_storage.cuh). The algorithm contributes the block scan of the digit counts, in each tile and over the
 // whole input (digit_scan).
 // portion_items: the most items one launch of a pass sorts (its counts must stay below 2^30); a
 // multiple of the tile.
 template <class Algorithm, class Key, class Value>
 struct radix_sort_tuning {
   static constexpr int item_bytes = static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
-  // Pairs of keys and values of at most 8 bytes together (keys of at most 4) run 512 threads of 12
-  // items, the digits on the first 256 (block_radix_rank.cuh): twice the warps of 256 x 24 at two blocks
-  // per SM, 1.5% faster at 2^24 and 2^28; larger blocks and tiles ran slower. 64-bit integer keys alone
+  // Pairs of keys and values of at most 8 bytes together (keys of at most 4) run 512 threads of 18
+  // items, the digits on the first 256 (block_radix_rank.cuh): with keys and values exchanged together
+  // (agent_radix_sort_onesweep.cuh) the larger tile pays, 4.6% faster than 512 x 12 at 2^28 and 10% over
+  // few distinct keys (512 x 16 and 20, 384 x 22 and 26, 1024 x 12 measured; counting first and
+  // two-word look-back reads slower). 64-bit integer keys alone
   // run 384 threads of 14 at two blocks per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5%
   // at 2^20 (320 x 16, 448 x 12, 512 x 10 and 384 x 12 at two, 256 x 16 and 256 x 20 at three were
   // not); double keys ran 1-3% slower that way and 4-byte keys alone slower with more threads
   // (bench/PERFORMANCE.md). Blelloch's digit scan needs a power-of-two block: its keys stay at 256 x 18.
+  // Pairs of more than 8 bytes (8-byte keys or values) run 256 x 28: 10-18% faster at 2^28 than 256 x 12
+  // once keys and values were exchanged together (256 x 24, 384 x 16, 20 and 24 measured).
   static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
   static constexpr bool wide_keys_alone =
       std::is_empty_v<Value> && std::is_integral_v<Key> && sizeof(Key) == 8 && Algorithm::count_scan_any_warps;
   static constexpr int threads = small_pairs ? 2 * radix_digits : wide_keys_alone ? 384 : radix_digits;
   static constexpr int items_per_thread =
-      small_pairs ? 12 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 12;
+      small_pairs ? 18 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 28;
   static constexpr int tile_items = threads * items_per_thread;
   // Keys alone in 256-thread blocks fit three blocks per SM (80 registers, a few spilled): 6-12% faster
   // at 2^24-2^28 for 4-byte integers, 9-11% for floats at 2^28. Pairs (the values' registers) spill more

@@ -18,9 +18,10 @@
 // scanned once before the passes, agent_radix_sort_histogram.cuh), plus digit d's keys in earlier tiles,
 // less the place of digit d's first key in the sorted tile. The last tile of a portion knows every
 // digit's count in the portion, so it gives the next portion its starts (a launch sorts one portion).
-// Keys go to their places in shared memory (before the look-back, with the values' loads, as CUB orders
-// them: both overlap its round trips) and from there to global memory, consecutive threads to
-// consecutive places (runs of one digit are contiguous in the output); values follow the same way.
+// Keys go to their places in shared memory before the look-back, and the values' loads start then
+// (both overlap its round trips); the values join them once loaded, beside the keys, and after one
+// barrier consecutive threads take consecutive places to global memory (runs of one digit are
+// contiguous in the output), each place's output position computed once for its key and its value.
 //
 // The look-back here is not the scans' (single_pass_lookback.cuh): a tile does 256 independent
 // look-backs, one per digit and thread, each over 32-bit words that hold a status and a count, as CUB
@@ -86,17 +87,21 @@ struct agent_radix_sort_onesweep {
   using rank_t = block_radix_rank<threads, items_per_thread, typename Tuning::template digit_scan<unsigned>,
                                   Tuning::counts_first>;
 
+  // The tile's keys and values side by side in their sorted places: one exchange moves both, so each
+  // item's output place is computed once for its key and its value.
+  struct sorted_tile {
+    uninitialized_array<bits_t, tile_items> keys;
+    uninitialized_array<Value, has_values ? tile_items : 1> values;
+  };
+
   struct temp_storage {
     union {
       typename rank_t::temp_storage rank;
-      uninitialized_array<bits_t, tile_items> keys;
-      uninitialized_array<Value, has_values ? tile_items : 1> values;
+      sorted_tile sorted;
     } work;
     offset_t digit_base[radix_digits];  // per digit: where the tile's sorted place 0 would go in the output
     offset_t tile;
   };
-
-  static_assert(sizeof(temp_storage) <= 48 * 1024, "the tile must fit static shared memory: fewer items per thread");
 
   // Digit `digit`'s count in the tiles before `tile` (called by thread `digit`). Reads the statuses of
   // lookback_batch predecessors at a time: each read is an L2 round trip, and a walk usually passes
@@ -196,10 +201,11 @@ struct agent_radix_sort_onesweep {
         });
     __syncthreads();  // every thread is done with the ranking's storage
     // CUB's order: the keys go to their places in shared memory, and the values' loads start, before
-    // the digit threads look back, so that both overlap the look-back's round trips.
+    // the digit threads look back, so that both overlap the look-back's round trips; the values go to
+    // their places once loaded (after the look-back on the digit threads).
 #pragma unroll
     for (int i = 0; i < items_per_thread; ++i)
-      if (FullTile || rank_t::element(i) < valid) storage.work.keys[places.get(i)] = keys[i];
+      if (FullTile || rank_t::element(i) < valid) storage.work.sorted.keys[places.get(i)] = keys[i];
     [[maybe_unused]] Value values[has_values ? items_per_thread : 1];
     if constexpr (has_values) {
 #pragma unroll
@@ -213,28 +219,21 @@ struct agent_radix_sort_onesweep {
       const unsigned before = join_tiles(pass, tile, last, count, start);
       storage.digit_base[thread] = start + before - tile_offset;
     }
+    if constexpr (has_values) {
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i)
+        if (FullTile || rank_t::element(i) < valid) storage.work.sorted.values[places.get(i)] = values[i];
+    }
     __syncthreads();
-    unsigned char sorted_digits[items_per_thread];
+    // Consecutive threads take consecutive places: a digit's keys (and values) land contiguously.
 #pragma unroll
     for (int i = 0; i < items_per_thread; ++i) {
       const int place = i * threads + thread;
       if (FullTile || place < valid) {
-        const bits_t key = storage.work.keys[place];
-        sorted_digits[i] = static_cast<unsigned char>(key_t::digit_of_ordered(key, shift_pass));
-        pass.keys_out[storage.digit_base[sorted_digits[i]] + place] = key_t::from_ordered(key);
-      }
-    }
-
-    if constexpr (has_values) {
-      __syncthreads();  // the keys are out of shared memory
-#pragma unroll
-      for (int i = 0; i < items_per_thread; ++i)
-        if (FullTile || rank_t::element(i) < valid) storage.work.values[places.get(i)] = values[i];
-      __syncthreads();
-#pragma unroll
-      for (int i = 0; i < items_per_thread; ++i) {
-        const int place = i * threads + thread;
-        if (FullTile || place < valid) pass.values_out[storage.digit_base[sorted_digits[i]] + place] = storage.work.values[place];
+        const bits_t key = storage.work.sorted.keys[place];
+        const offset_t target = storage.digit_base[key_t::digit_of_ordered(key, shift_pass)] + place;
+        pass.keys_out[target] = key_t::from_ordered(key);
+        if constexpr (has_values) pass.values_out[target] = storage.work.sorted.values[place];
       }
     }
   }

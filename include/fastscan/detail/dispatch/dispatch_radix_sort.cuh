@@ -9,6 +9,7 @@
 // Values wider than 8 bytes do not ride along (they would crowd out the tile in shared memory): the
 // keys are sorted with their original positions, and the values gathered by those afterwards.
 
+#include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/kernels/kernel_radix_sort.cuh>
@@ -62,6 +63,10 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
   offset_t* starts = arena.allocate<offset_t>(static_cast<std::size_t>(passes * portions * radix_digits));
   unsigned* lookback[2] = {arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words)),
                            arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words))};
+  const auto onesweep_kernel = radix_onesweep_kernel<tuning, Key, Descending, Value>;
+  block_storage_launch storage;
+  FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_radix_sort_onesweep<tuning, Key, Descending, Value>::temp_storage>(
+      arena, onesweep_kernel, (launch_items + tuning::tile_items - 1) / tuning::tile_items, storage)));
   if (arena.measuring()) return cudaSuccess;
 
   bits_t* key_bits = reinterpret_cast<bits_t*>(keys);
@@ -100,7 +105,7 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
                                        pass,
                                        prefetches_drawn_tiles(where)};
       const unsigned tiles = static_cast<unsigned>((items + tuning::tile_items - 1) / tuning::tile_items);
-      radix_onesweep_kernel<tuning, Key, Descending, Value><<<tiles, tuning::threads, 0, stream>>>(launch);
+      onesweep_kernel<<<tiles, tuning::threads, storage.dynamic_shared_bytes, stream>>>(launch, storage.place);
       FASTSCAN_CUDA_TRY(cudaGetLastError());
       current = 1 - current;
     }

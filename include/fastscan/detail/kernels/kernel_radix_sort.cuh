@@ -4,6 +4,7 @@
 
 #include <fastscan/detail/agent/agent_radix_sort_histogram.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_onesweep.cuh>
+#include <fastscan/detail/kernels/block_storage.cuh>
 
 namespace fastscan::detail {
 
@@ -30,10 +31,9 @@ __global__ void __launch_bounds__(Tuning::threads)
 
 template <class Tuning, class Key, bool Descending, class Value>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
-    radix_onesweep_kernel(radix_pass<typename radix_key<Key, Descending>::bits_t, Value> pass) {
+    radix_onesweep_kernel(radix_pass<typename radix_key<Key, Descending>::bits_t, Value> pass, block_storage_place place) {
   using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value>;
-  __shared__ typename agent::temp_storage storage;
-  agent::consume_tile(storage, pass);
+  agent::consume_tile(block_temp_storage<typename agent::temp_storage>(place), pass);
 }
 
 }  // namespace fastscan::detail
