@@ -199,8 +199,8 @@ struct select_tuning {
 // Radix sort (agent_radix_sort_onesweep.cuh) for every algorithm: 8-bit digits, one digit per thread
 // of the first 256, items per thread shrinking with the bytes a key and its value take (measured on an
 // H100, bench/PERFORMANCE.md; a tile's keys and values sit in shared memory together, beyond 48 KiB as
-// dynamic shared memory: kernels/block_storage.cuh). The algorithm contributes the block scan of the digit counts, in each tile and over the
-// whole input (digit_scan).
+// dynamic shared memory: kernels/block_storage.cuh). The algorithm contributes the block scan of the
+// digit counts, in each tile and over the whole input (digit_scan).
 // portion_items: the most items one launch of a pass sorts (its counts must stay below 2^30); a
 // multiple of the tile.
 template <class Algorithm, class Key, class Value>
@@ -210,8 +210,8 @@ struct radix_sort_tuning {
   // items, the digits on the first 256 (block_radix_rank.cuh): with keys and values exchanged together
   // (agent_radix_sort_onesweep.cuh) the larger tile pays, 4.6% faster than 512 x 12 at 2^28 and 10% over
   // few distinct keys (512 x 16 and 20, 384 x 22 and 26, 1024 x 12 measured; counting first and
-  // two-word look-back reads slower). 64-bit integer keys alone
-  // run 384 threads of 14 at two blocks per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5%
+  // two-word look-back reads slower). 64-bit integer keys alone run 384 threads of 14 at two blocks
+  // per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5%
   // at 2^20 (320 x 16, 448 x 12, 512 x 10 and 384 x 12 at two, 256 x 16 and 256 x 20 at three were
   // not); double keys ran 1-3% slower that way and 4-byte keys alone slower with more threads
   // (bench/PERFORMANCE.md). Blelloch's digit scan needs a power-of-two block: its keys stay at 256 x 18.
