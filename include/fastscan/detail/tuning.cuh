@@ -211,9 +211,8 @@ struct radix_sort_tuning {
   // (agent_radix_sort_onesweep.cuh) the larger tile pays, 4.6% faster than 512 x 12 at 2^28 and 10% over
   // few distinct keys (512 x 16 and 20, 384 x 22 and 26, 1024 x 12 measured; counting first and
   // two-word look-back reads slower). 64-bit integer keys alone run 384 threads of 14 at two blocks
-  // per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5%
-  // at 2^20 (320 x 16, 448 x 12, 512 x 10 and 384 x 12 at two, 256 x 16 and 256 x 20 at three were
-  // not); double keys ran 1-3% slower that way and 4-byte keys alone slower with more threads
+  // per SM: 1.4-2.7% faster than 256 x 18 at three from 2^24 on, 5% at 2^20 (320 x 16, 448 x 12,
+  // 512 x 10 and 384 x 12 at two, 256 x 16 and 256 x 20 at three were not); double keys ran 1-3% slower that way and 4-byte keys alone slower with more threads
   // (bench/PERFORMANCE.md). Blelloch's digit scan needs a power-of-two block: its keys stay at 256 x 18.
   // Pairs of more than 8 bytes (8-byte keys or values) run 256 x 28: 10-18% faster at 2^28 than 256 x 12
   // once keys and values were exchanged together (256 x 24, 384 x 16, 20 and 24 measured).

@@ -55,7 +55,8 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
   if (test_limit > 0 && test_limit < portion_items) portion_items = test_limit;
   const offset_t portions = (n + portion_items - 1) / portion_items;
   const offset_t launch_items = n < portion_items ? n : portion_items;
-  const offset_t lookback_words = 1 + (launch_items + tuning::tile_items - 1) / tuning::tile_items * radix_digits;
+  const offset_t launch_tiles = (launch_items + tuning::tile_items - 1) / tuning::tile_items;  // the most a launch has
+  const offset_t lookback_words = 1 + launch_tiles * radix_digits;
 
   bits_t* other_keys = arena.allocate<bits_t>(static_cast<std::size_t>(n));
   Value* other_values = has_values ? arena.allocate<Value>(static_cast<std::size_t>(n)) : nullptr;
@@ -66,7 +67,7 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
   const auto onesweep_kernel = radix_onesweep_kernel<tuning, Key, Descending, Value>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_radix_sort_onesweep<tuning, Key, Descending, Value>::temp_storage>(
-      arena, onesweep_kernel, (launch_items + tuning::tile_items - 1) / tuning::tile_items, storage)));
+      arena, onesweep_kernel, launch_tiles, storage)));
   if (arena.measuring()) return cudaSuccess;
 
   bits_t* key_bits = reinterpret_cast<bits_t*>(keys);
