@@ -74,5 +74,6 @@ void register_scans(std::vector<std::size_t> const& sizes, bool full);
 void register_scans_by_key(std::vector<std::size_t> const& sizes, bool full);
 void register_selects(std::vector<std::size_t> const& sizes, bool full);
 void register_sorts(std::vector<std::size_t> const& sizes, bool full);
+void register_reductions_by_key(std::vector<std::size_t> const& sizes, bool full);
 
 }  // namespace fastscan_bench

@@ -238,6 +238,7 @@ int main(int argc, char** argv) {
   register_scans_by_key(sizes, full);
   register_selects(sizes, full);
   register_sorts(sizes, full);
+  register_reductions_by_key(sizes, full);
 
   cudaDeviceProp prop{};
   FASTSCAN_BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));

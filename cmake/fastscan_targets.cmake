@@ -1,11 +1,13 @@
 # One helper per kind of target: tests, benchmarks and examples are declared the same way everywhere.
 
-# Warnings and flags for fastscan's own programs (never leaked to consumers of the library).
+# Warnings for fastscan's own programs (never leaked to consumers of the library). No other flag: the
+# tests, examples and benchmarks build as a Thrust user's code builds (no --expt-relaxed-constexpr, no
+# --extended-lambda).
 function(fastscan_configure_program target)
   target_link_libraries(${target} PRIVATE fastscan::fastscan)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall>
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall>)
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 endfunction()
 
 # fastscan_add_test(NAME source...): a GoogleTest program whose tests ctest discovers at test time.

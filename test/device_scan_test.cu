@@ -9,6 +9,8 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include <cuda/std/functional>
+
 #include <functional>
 
 namespace fastscan_test {
@@ -81,17 +83,17 @@ TEST_F(device_scan_test, MatrixMatchesCubExactly) {
             [&](void* s, std::size_t& b) { return matrix_scan::inclusive_scan(s, b, in, o, maximum_op{}, items); },
             [&](void* s, std::size_t& b) { return cub::DeviceScan::InclusiveScan(s, b, in, t, maximum_op{}, items); });
     compare("inclusive_scan_init",
-            [&](void* s, std::size_t& b) { return matrix_scan::inclusive_scan_init(s, b, in, o, std::plus<>{}, 11, items); },
-            [&](void* s, std::size_t& b) { return cub::DeviceScan::InclusiveScanInit(s, b, in, t, std::plus<>{}, 11, items); });
+            [&](void* s, std::size_t& b) { return matrix_scan::inclusive_scan_init(s, b, in, o, cuda::std::plus<>{}, 11, items); },
+            [&](void* s, std::size_t& b) { return cub::DeviceScan::InclusiveScanInit(s, b, in, t, cuda::std::plus<>{}, 11, items); });
     compare("exclusive_sum_by_key",
             [&](void* s, std::size_t& b) { return matrix_scan::exclusive_sum_by_key(s, b, keys, in, o, items); },
             [&](void* s, std::size_t& b) { return cub::DeviceScan::ExclusiveSumByKey(s, b, keys, in, t, items); });
     compare("exclusive_scan_by_key",
             [&](void* s, std::size_t& b) {
-              return matrix_scan::exclusive_scan_by_key(s, b, keys, in, o, std::plus<>{}, 3, items);
+              return matrix_scan::exclusive_scan_by_key(s, b, keys, in, o, cuda::std::plus<>{}, 3, items);
             },
             [&](void* s, std::size_t& b) {
-              return cub::DeviceScan::ExclusiveScanByKey(s, b, keys, in, t, std::plus<>{}, 3, items);
+              return cub::DeviceScan::ExclusiveScanByKey(s, b, keys, in, t, cuda::std::plus<>{}, 3, items);
             });
     compare("inclusive_sum_by_key",
             [&](void* s, std::size_t& b) { return matrix_scan::inclusive_sum_by_key(s, b, keys, in, o, items); },

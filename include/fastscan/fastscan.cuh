@@ -4,16 +4,17 @@
 //   thrust::exclusive_scan(fastscan::matrix, first, last, out);          // was thrust::cuda::par
 //   thrust::inclusive_scan(fastscan::blelloch.on(stream), first, last, out, op);
 //
-// Scans, stream compaction (copy_if, remove*, partition*, unique, unique_copy) and radix sorts (sort,
-// stable_sort, sort_by_key, stable_sort_by_key on integer and floating-point keys) run fastscan's
-// kernels; every other Thrust algorithm runs on Thrust's CUDA backend. This header brings the policies
-// and Thrust's scan, copy, remove, partition, unique and sort headers; include Thrust's own headers for its
-// other algorithms and containers (<thrust/reduce.h>, <thrust/device_vector.h>, ...), as with
+// Scans, stream compaction (copy_if, remove*, partition*, unique*, unique_by_key*), reduce_by_key and radix
+// sorts (sort, stable_sort, sort_by_key, stable_sort_by_key on integer and floating-point keys) run
+// fastscan's kernels; every other Thrust algorithm runs on Thrust's CUDA backend. This header brings the
+// policies and Thrust's scan, copy, remove, partition, unique, reduce and sort headers; include Thrust's
+// own headers for its other algorithms and containers (<thrust/device_vector.h>, ...), as with
 // thrust::cuda::par. Also here: device_scan (CUB's calling convention), the memory-pool controls and
 // the version macros.
 
 #include <fastscan/detail/cccl_check.cuh>
 #include <fastscan/detail/thrust/compaction.cuh>
+#include <fastscan/detail/thrust/reduce_by_key.cuh>
 #include <fastscan/detail/thrust/scan.cuh>
 #include <fastscan/detail/thrust/scan_by_key.cuh>
 #include <fastscan/detail/thrust/sort.cuh>
@@ -27,6 +28,7 @@
 
 #include <thrust/copy.h>
 #include <thrust/partition.h>
+#include <thrust/reduce.h>
 #include <thrust/remove.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>

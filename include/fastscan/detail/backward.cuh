@@ -22,6 +22,19 @@ struct backward_pointer {
   __host__ __device__ T& operator[](offset_t i) const { return *(last - i); }
 };
 
+// The value type of an iterator the kernels get (a backward_pointer's element, else the iterator's
+// value type): what function objects are given, loaded, as Thrust's CUDA backend gives them.
+template <class It>
+struct element_value {
+  using type = thrust::detail::it_value_t<It>;
+};
+template <class T>
+struct element_value<backward_pointer<T>> {
+  using type = std::remove_cv_t<T>;
+};
+template <class It>
+using element_value_t = typename element_value<It>::type;
+
 template <class It>
 struct is_backward_over_contiguous : std::false_type {};
 template <class Base>

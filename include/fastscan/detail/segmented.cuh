@@ -9,6 +9,7 @@
 // computed while loading; an exclusive scan folds the init into each segment's head value and writes
 // the init itself at every head.
 
+#include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/config.cuh>
 
 namespace fastscan::detail {
@@ -31,6 +32,28 @@ struct segmented_op {
   }
 };
 
+// reduce_by_key's pairs: the number of segment heads in a span and the value of its last segment, under
+//   (c1, v1) . (c2, v2) = (c1 + c2, c2 ? v2 : v1 op v2):
+// the segmented operator with a count in place of the flag, so that the scan numbers the segments too
+// (associative whenever op is; Blelloch's reduce-by-key, as CUB's ReduceBySegmentOp does it).
+template <class T, class Count>
+struct counted_segment {
+  Count heads;
+  T value;
+};
+
+template <class Op>
+struct counted_segment_op {
+  Op op;
+
+  template <class T, class Count>
+  __host__ __device__ counted_segment<T, Count> operator()(counted_segment<T, Count> const& left,
+                                                           counted_segment<T, Count> const& right) const {
+    return counted_segment<T, Count>{static_cast<Count>(left.heads + right.heads),
+                                     right.heads != 0 ? right.value : static_cast<T>(op(left.value, right.value))};
+  }
+};
+
 // A tile whose total holds a head ignores everything before it: op(anything, total) == total, so in a
 // single-pass scan it publishes its total as its inclusive prefix at once, and look-backs stop there.
 template <class Op, class T>
@@ -48,7 +71,13 @@ struct by_key_element {
   Op op;
   AccT init;
 
-  __host__ __device__ bool head(offset_t i) const { return i == 0 || !pred(keys[i - 1], keys[i]); }
+  // The predicate gets loaded keys, never references into the keys' memory.
+  __host__ __device__ bool head(offset_t i) const {
+    if (i == 0) return true;
+    const element_value_t<KeysIt> previous = keys[i - 1];
+    const element_value_t<KeysIt> current = keys[i];
+    return !pred(previous, current);
+  }
 
   __host__ __device__ segmented_value<AccT> operator()(offset_t i) const {
     const bool is_head = head(i);

@@ -11,8 +11,9 @@
 // bytes of spills there: 7-11% faster than five blocks at 96 registers) and the deterministic passes;
 // the deterministic scan by key's kernels keep no budget (5, 6 and 8 blocks measured slower: their
 // spills grow to hundreds of bytes). bench/PERFORMANCE.md.
-// `count_block_scan<Counts, Threads>`: the algorithm's block scan over one value of selection counts
-// per thread, for stream compaction (select_tuning at the end) and the radix sort's digit counts;
+// `block_scan_for<T, Threads, Items, Vector>`: the algorithm's block scan of another shape: one value of
+// selection counts per thread for stream compaction (select_tuning at the end) and the radix sort's
+// digit counts, (count, value) pairs for reduce_by_key;
 // `count_scan_any_warps`: whether it takes any multiple of 32 threads (Blelloch's tree needs a power
 // of two).
 
@@ -22,6 +23,7 @@
 #include <fastscan/detail/block/block_segmented_scan_matrix.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
+#include <fastscan/detail/segmented.cuh>
 
 #include <type_traits>
 
@@ -114,9 +116,10 @@ struct matrix_algorithm {
         block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
   };
 
-  // The block scan stream compaction runs over its packed counts, one per thread (select_tuning).
-  template <class Counts, int Threads_>
-  using count_block_scan = block_scan_matrix<Counts, Threads_, 1, Threads_, PadRows, Column>;
+  // This algorithm's block scan of any other shape: over the packed counts of stream compaction and
+  // the radix sort (one per thread), and over reduce_by_key's (count, value) pairs.
+  template <class T, int Threads_, int Items = 1, int Vector = 1>
+  using block_scan_for = block_scan_matrix<T, Threads_, Items, Threads_, PadRows, Column, Vector>;
   static constexpr bool count_scan_any_warps = true;
 
   // Single-pass scans of at least large_scan_items 8-byte elements take larger blocks holding more per
@@ -149,8 +152,8 @@ struct blelloch_algorithm {
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_blelloch<T, threads, items_per_thread, true>;
   };
-  template <class Counts, int Threads>
-  using count_block_scan = block_scan_blelloch<Counts, Threads, 1, true>;
+  template <class T, int Threads, int Items = 1, int Vector = 1>
+  using block_scan_for = block_scan_blelloch<T, Threads, Items, true, Vector>;
   static constexpr bool count_scan_any_warps = false;
   template <class T>
   static constexpr bool has_large_tuning = false;
@@ -174,8 +177,8 @@ struct hillis_steele_algorithm {
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = block_scan_hillis_steele<T, threads, items_per_thread>;
   };
-  template <class Counts, int Threads>
-  using count_block_scan = block_scan_hillis_steele<Counts, Threads, 1>;
+  template <class T, int Threads, int Items = 1, int Vector = 1>
+  using block_scan_for = block_scan_hillis_steele<T, Threads, Items, Vector>;
   static constexpr bool count_scan_any_warps = true;
   template <class T>
   static constexpr bool has_large_tuning = false;
@@ -193,7 +196,22 @@ struct select_tuning {
   static constexpr int lookback_tiles_per_lane = 1;
   static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;
   template <class Counts>
-  using count_scan = typename Algorithm::template count_block_scan<Counts, threads>;
+  using count_scan = typename Algorithm::template block_scan_for<Counts, threads>;
+};
+
+// reduce_by_key (agent_reduce_by_key.cuh) for every algorithm: 128 threads of 16 four-byte values (fewer
+// for wider values), keys and values as 16-byte vectors where they are as wide as each other; the
+// algorithm's own block scan runs over the tile's (heads, value) pairs.
+template <class Algorithm, class Key, class Value>
+struct reduce_by_key_tuning {
+  using pair_t = counted_segment<Value, unsigned>;
+  static constexpr int items_per_thread = scaled_items_per_thread<Value>(16);
+  static constexpr int threads = scaled_threads<pair_t>(128, items_per_thread, 128 * 16 * 8);
+  static constexpr int tile_items = threads * items_per_thread;
+  static constexpr int vector = sizeof(Key) == sizeof(Value) ? vector_for<Value, items_per_thread>() : 1;
+  static constexpr int lookback_tiles_per_lane = 1;
+  static constexpr int min_blocks_per_sm = 4;
+  using block_scan = typename Algorithm::template block_scan_for<pair_t, threads, items_per_thread, vector>;
 };
 
 // Radix sort (agent_radix_sort_onesweep.cuh) for every algorithm: 8-bit digits, one digit per thread
@@ -240,7 +258,7 @@ struct radix_sort_tuning {
   static constexpr int histogram_items_per_thread = sizeof(Key) <= 4 ? 16 : 8;
   static constexpr offset_t portion_items = ((offset_t{1} << 29) / tile_items) * tile_items;
   template <class Count>
-  using digit_scan = typename Algorithm::template count_block_scan<Count, threads>;
+  using digit_scan = typename Algorithm::template block_scan_for<Count, threads>;
 };
 
 }  // namespace fastscan::detail

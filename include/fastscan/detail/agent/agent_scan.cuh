@@ -5,6 +5,7 @@
 
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/uninitialized.cuh>
 
 namespace fastscan::detail {
 
@@ -52,12 +53,12 @@ struct agent_scan {
     if (valid == tile_items) {
       io::load_full(input, tile_base, items, access);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
-      if (intermediate != nullptr && tile > 0) io::store_full(intermediate, tile_base, items, access);
+      if (intermediate != nullptr && tile > 0) io::store_full(raw_output(intermediate), tile_base, items, access);
       else io::store_full(output, tile_base, items, access);
     } else {
       io::template load<false>(input, tile_base, valid, items);
       aggregate = block_scan(storage).template scan<Kind>(items, op, known_prefix<AccT>{prefix});
-      if (intermediate != nullptr && tile > 0) io::template store<false>(intermediate, tile_base, valid, items);
+      if (intermediate != nullptr && tile > 0) io::template store<false>(raw_output(intermediate), tile_base, valid, items);
       else io::template store<false>(output, tile_base, valid, items);
     }
     return aggregate;

@@ -23,35 +23,19 @@
 // value (it is written only when every element before it was kept).
 
 #include <fastscan/detail/agent/agent_single_pass_scan.cuh>
+#include <fastscan/detail/agent/selected_count.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/uninitialized.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
+
+#include <thrust/tuple.h>
 
 #include <cuda/std/functional>
 
 #include <type_traits>
 
 namespace fastscan::detail {
-
-// Where the last tile leaves the selected count for the host (pinned, mapped host memory): one 64-bit
-// word, the call's 16-bit ticket above the count (a count fits 48 bits: a call has fewer than 2^31
-// tiles), so that a host polling the word knows the count in it is this call's. One store, no fence.
-struct host_selected_count {
-  static constexpr int count_bits = 48;
-  static constexpr unsigned long long count_mask = (1ull << count_bits) - 1;
-  unsigned long long word;
-
-  __host__ __device__ static unsigned long long pack(unsigned ticket, offset_t count) {
-    return (static_cast<unsigned long long>(ticket & 0xffffu) << count_bits) | (static_cast<unsigned long long>(count) & count_mask);
-  }
-};
-
-// Written by one thread of the last tile, which knows the count as soon as its look-back ends.
-__device__ inline void publish_selected_count(host_selected_count* slot, unsigned ticket, offset_t count) {
-  asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(&slot->word), "l"(host_selected_count::pack(ticket, count))
-               : "memory");
-}
 
 // Selects item i when pred(item i) holds.
 template <class Pred>
@@ -67,7 +51,7 @@ struct select_by_predicate {
   }
 };
 
-// Selects item i when pred(stencil[i]) holds.
+// Selects item i when pred(stencil[i]) holds; the predicate gets the stencil's value, loaded.
 template <class StencilIt, class Pred>
 struct select_by_stencil {
   StencilIt stencil;
@@ -78,7 +62,10 @@ struct select_by_stencil {
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       const int e = Io::element(k);
-      if (e < valid && static_cast<bool>(pred(stencil[tile_base + e]))) bits |= 1u << k;
+      if (e < valid) {
+        const element_value_t<StencilIt> stencil_value = stencil[tile_base + e];
+        if (static_cast<bool>(pred(stencil_value))) bits |= 1u << k;
+      }
     }
     return bits;
   }
@@ -119,6 +106,31 @@ struct select_run_heads {
         else head = !static_cast<bool>(equal(lane0_predecessors[k / Io::vector], items[k]));
       }
       if (head) bits |= 1u << k;
+    }
+    return bits;
+  }
+};
+
+// Selects item i when i == n - 1 or !equal(key i, key i+1): the last of each run of keys, the items of
+// (key, value) tuples and the keys read again from `keys` (the deterministic reduce_by_key).
+template <class KeysIt, class EqualOp>
+struct select_run_tails {
+  KeysIt keys;
+  offset_t n;
+  EqualOp equal;
+  template <class Io, class InputIt, class T, int Items>
+  __device__ unsigned flags(InputIt, offset_t tile_base, int valid, T (&items)[Items]) {
+    unsigned bits = 0;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      const offset_t i = tile_base + Io::element(k);
+      if (Io::element(k) >= valid) continue;
+      bool tail = i == n - 1;
+      if (!tail) {
+        const element_value_t<KeysIt> next = keys[i + 1];
+        tail = !static_cast<bool>(equal(thrust::get<0>(items[k]), next));
+      }
+      if (tail) bits |= 1u << k;
     }
     return bits;
   }
@@ -246,10 +258,10 @@ struct agent_select {
         const int k = j * vector + i;
         const int rank = vector_rank + __popc(vector_bits & ((1u << i) - 1u));
         if ((flags >> k) & 1u) {
-          storage.work.items[rank] = items[k];
+          construct_in(storage.work.items[rank], items[k]);
         } else if constexpr (!std::is_same_v<RejectedIt, no_output>) {
           const int e = io::element(k);
-          if (e < valid) storage.work.items[tile_count + e - rank] = items[k];
+          if (e < valid) construct_in(storage.work.items[tile_count + e - rank], items[k]);
         }
       }
       rows_before += static_cast<int>(row_totals.field(j));

@@ -128,7 +128,7 @@ struct agent_single_pass_segmented_scan {
 
   // Whether keys, values and results can be vectors at all (their types); the host checks alignment.
   template <class Element, class Output>
-  static constexpr bool vectors_possible() {
+  __host__ __device__ static constexpr bool vectors_possible() {
     using keys_t = decltype(Element::keys);
     using key_t = key_type_of<keys_t>;
     if constexpr (std::is_void_v<key_t>) {  // keys from a fancy iterator

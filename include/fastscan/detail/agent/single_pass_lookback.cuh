@@ -228,7 +228,7 @@ __device__ T look_back(tile_state<T> const& state, offset_t tile, Op const& op) 
       if (lane + delta <= stop) value = static_cast<T>(op(farther, value));
     }
     const T window = shuffle_any<shuffle_from::lane>(value, 0);
-    exclusive.get() = have_exclusive ? static_cast<T>(op(window, exclusive.get())) : window;
+    construct_in(exclusive.get(), have_exclusive ? static_cast<T>(op(window, exclusive.get())) : window);
     have_exclusive = true;
     if (prefix_lanes != 0) return exclusive.get();
     window_end -= 32 * TilesPerLane;

@@ -37,7 +37,7 @@ class block_scan_blelloch {
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
 #pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) s_.tree[padded(striped_element<Threads, Vector>(k, threadIdx.x))] = items[k];
+    for (int k = 0; k < ItemsPerThread; ++k) construct_in(s_.tree[padded(striped_element<Threads, Vector>(k, threadIdx.x))], items[k]);
 
     // Up-sweep: after it, each right child holds the sum of its subtree; the root holds the tile's.
     int stride = 1;
@@ -46,7 +46,7 @@ class block_scan_blelloch {
       for (int pair = threadIdx.x; pair < active; pair += Threads) {
         const int left = padded(stride * (2 * pair + 1) - 1);
         const int right = padded(stride * (2 * pair + 2) - 1);
-        s_.tree[right] = op(s_.tree[left], s_.tree[right]);
+        construct_in(s_.tree[right], static_cast<T>(op(s_.tree[left], s_.tree[right])));
       }
       stride *= 2;
     }
@@ -56,9 +56,9 @@ class block_scan_blelloch {
       const T aggregate = s_.tree[padded(tile_items - 1)];
       const maybe<T> block_prefix = prefix_op(aggregate);
       if (threadIdx.x == 0) {
-        s_.aggregate.get() = aggregate;
+        construct_in(s_.aggregate.get(), aggregate);
         s_.has_block_prefix = block_prefix.valid;
-        if (block_prefix.valid) s_.block_prefix.get() = block_prefix.value;
+        if (block_prefix.valid) construct_in(s_.block_prefix.get(), block_prefix.value);
       }
     }
 
@@ -71,11 +71,11 @@ class block_scan_blelloch {
         const int right = padded(stride * (2 * pair + 2) - 1);
         const T left_sum = s_.tree[left];
         if (pair == 0) {
-          s_.tree[right] = left_sum;  // leftmost parent: no prefix to pass on
+          construct_in(s_.tree[right], left_sum);  // leftmost parent: no prefix to pass on
         } else {
           const T parent_prefix = s_.tree[right];
-          s_.tree[left] = parent_prefix;
-          s_.tree[right] = op(parent_prefix, left_sum);
+          construct_in(s_.tree[left], parent_prefix);
+          construct_in(s_.tree[right], static_cast<T>(op(parent_prefix, left_sum)));
         }
       }
     }

@@ -27,7 +27,7 @@ class block_scan_hillis_steele {
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
 #pragma unroll
-    for (int k = 0; k < ItemsPerThread; ++k) s_.buffer[0][striped_element<Threads, Vector>(k, threadIdx.x)] = items[k];
+    for (int k = 0; k < ItemsPerThread; ++k) construct_in(s_.buffer[0][striped_element<Threads, Vector>(k, threadIdx.x)], items[k]);
 
     int in = 0;
     for (int offset = 1; offset < tile_items; offset *= 2) {
@@ -37,7 +37,7 @@ class block_scan_hillis_steele {
         const int element = k * Threads + threadIdx.x;
         T value = s_.buffer[in][element];
         if (element >= offset) value = op(s_.buffer[in][element - offset], value);
-        s_.buffer[1 - in][element] = value;
+        construct_in(s_.buffer[1 - in][element], value);
       }
       in = 1 - in;
     }
@@ -47,9 +47,9 @@ class block_scan_hillis_steele {
       const T aggregate = s_.buffer[in][tile_items - 1];
       const maybe<T> block_prefix = prefix_op(aggregate);
       if (threadIdx.x == 0) {
-        s_.aggregate.get() = aggregate;
+        construct_in(s_.aggregate.get(), aggregate);
         s_.has_block_prefix = block_prefix.valid;
-        if (block_prefix.valid) s_.block_prefix.get() = block_prefix.value;
+        if (block_prefix.valid) construct_in(s_.block_prefix.get(), block_prefix.value);
       }
     }
     __syncthreads();

@@ -42,7 +42,7 @@ class matrix_column {
 
   __device__ explicit matrix_column(temp_storage& storage) : s_(storage) {}
 
-  __device__ void set_total(int row, T const& total) { s_.entries[row] = total; }
+  __device__ void set_total(int row, T const& total) { construct_in(s_.entries[row], total); }
   // Valid for row > 0, and for row 0 when has_block_prefix().
   __device__ T row_prefix(int row) const { return s_.entries[row]; }
   __device__ bool has_block_prefix() const { return s_.has_block_prefix; }
@@ -55,7 +55,7 @@ class matrix_column {
     T lane_inclusive = reduce_run(op);
     warp_scan<T> lane_scan(s_.lane_values);
     if constexpr (lanes > 1) lane_inclusive = lane_scan.inclusive_scan(lane_inclusive, op);
-    if (lane == lanes - 1) s_.aggregate.get() = lane_inclusive;
+    if (lane == lanes - 1) construct_in(s_.aggregate.get(), lane_inclusive);
     __syncwarp();
 
     const maybe<T> block_prefix = prefix_op(s_.aggregate.get());
@@ -72,7 +72,7 @@ class matrix_column {
       const int base = lane * run;
       for (int j = 0; j < run; ++j) {
         const T total = s_.entries[base + j];
-        if (running.valid) s_.entries[base + j] = running.value;
+        if (running.valid) construct_in(s_.entries[base + j], running.value);
         running = some<T>(running.valid ? op(running.value, total) : total);
       }
     }
@@ -83,7 +83,7 @@ class matrix_column {
   __device__ void reduce(Op op) {
     T lane_total = reduce_run(op);
     if constexpr (lanes > 1) lane_total = warp_scan<T>(s_.lane_values).inclusive_scan(lane_total, op);
-    if (threadIdx.x == lanes - 1) s_.aggregate.get() = lane_total;
+    if (threadIdx.x == lanes - 1) construct_in(s_.aggregate.get(), lane_total);
   }
 
  private:

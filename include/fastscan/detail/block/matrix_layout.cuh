@@ -71,7 +71,7 @@ struct matrix_layout {
     } else {
 #pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k)
-        m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))] = items[k];
+        construct_in(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))], items[k]);
     }
   }
 
@@ -95,7 +95,7 @@ struct matrix_layout {
       for (int v = 0; v < RowItems / vector; ++v) store_vector(first + v * vector, &items[v * vector]);
     } else {
 #pragma unroll
-      for (int i = 0; i < RowItems; ++i) first[i] = items[i];
+      for (int i = 0; i < RowItems; ++i) construct_in(first[i], items[i]);
     }
   }
 };

@@ -30,8 +30,8 @@ template <class Storage, class Kernel>
 cudaError_t plan_block_storage([[maybe_unused]] temp_arena& arena, [[maybe_unused]] Kernel kernel,
                                [[maybe_unused]] offset_t blocks, block_storage_launch& launch) {
   launch = block_storage_launch{};
-  if constexpr (!fits_static_shared<Storage>()) {
-    constexpr std::size_t bytes = spilled_storage_bytes<Storage>();
+  if constexpr (!fits_static_shared<Storage>) {
+    constexpr std::size_t bytes = spilled_storage_bytes<Storage>;
     int device = 0;
     int opt_in_limit = 0;
     FASTSCAN_CUDA_TRY(cudaGetDevice(&device));

@@ -4,66 +4,14 @@
 // since the caller's result iterators depend on it (as with Thrust's own copy_if).
 
 #include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
+#include <fastscan/detail/dispatch/selected_count_wait.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/kernels/kernel_select.cuh>
 #include <fastscan/detail/tuning.cuh>
 
 #include <thrust/iterator/reverse_iterator.h>
 
-#include <chrono>
-
 namespace fastscan::detail {
-
-// Where the select kernel leaves the selected count for the host: pinned, mapped host memory, one slot
-// per host thread, and a ticket per call (agent_select.cuh). The kernel's store lands on the host
-// directly (no copy to launch, no temporary allocation), and the host polls the slot for its call's
-// ticket instead of synchronising the stream: it goes on as soon as the last tile knows the count,
-// while other tiles may still be storing (work queued on the stream later is ordered after them). The
-// slot is free for the thread's next call once this call's count has been read; the slot holds the
-// previous call's ticket until then, never this one's.
-class host_count_slot {
- public:
-  static cudaError_t get(host_selected_count*& slot, unsigned& ticket) {
-    thread_local host_count_slot owner;
-    if (owner.slot_ == nullptr) {
-      FASTSCAN_CUDA_TRY(cudaHostAlloc(reinterpret_cast<void**>(&owner.slot_), sizeof(host_selected_count),
-                                      cudaHostAllocMapped | cudaHostAllocPortable));
-      owner.slot_->word = host_selected_count::pack(owner.last_ticket_, 0);
-    }
-    slot = owner.slot_;
-    ticket = owner.last_ticket_ = (owner.last_ticket_ + 1) & 0xffffu;
-    return cudaSuccess;
-  }
-  ~host_count_slot() {
-    if (slot_ != nullptr) cudaFreeHost(slot_);  // may fail harmlessly once the runtime is shutting down
-  }
-
- private:
-  host_selected_count* slot_ = nullptr;
-  unsigned last_ticket_ = 0;
-};
-
-// Waits for call `ticket`'s count in `slot`: polls it for up to 100 us (a short call's count arrives
-// sooner than a stream synchronisation returns: 3-5 us of a 20 us call at 2^20), then synchronises
-// the stream, as the device's scheduling flags say, which also reports a kernel that failed (it never
-// writes its count).
-inline cudaError_t wait_for_selected_count(host_selected_count const* slot, unsigned ticket, cudaStream_t stream,
-                                           offset_t& count) {
-  constexpr auto poll_for = std::chrono::microseconds(100);
-  volatile unsigned long long const* polled = &slot->word;
-  const auto is_ours = [&](unsigned long long word) { return (word >> host_selected_count::count_bits) == ticket; };
-  unsigned long long word = *polled;
-  const auto start = std::chrono::steady_clock::now();
-  for (unsigned polls = 1; !is_ours(word); ++polls, word = *polled) {
-    if (polls % 64 != 0 || std::chrono::steady_clock::now() - start < poll_for) continue;
-    FASTSCAN_CUDA_TRY(cudaStreamSynchronize(stream));
-    word = *polled;
-    if (!is_ours(word)) return cudaErrorUnknown;  // the kernel ran to the end without writing it
-    break;
-  }
-  count = static_cast<offset_t>(word & host_selected_count::count_mask);
-  return cudaSuccess;
-}
 
 // Selects the items of [input, input + n) that `selector` picks into selected_out, in order, and the
 // others into rejected_out (no_output: dropped); `selected` receives their number once the last tile
@@ -95,10 +43,7 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
     return cudaGetLastError();
   }));
   if (arena.measuring()) return cudaSuccess;
-  bool captured = false;
-  FASTSCAN_CUDA_TRY(arena.stream_captured(stream, captured));
-  if (captured) return cudaStreamSynchronize(stream);  // fails as Thrust's copy_if does: the count never comes
-  return wait_for_selected_count(total, ticket, stream, selected);
+  return wait_for_count_after_launch(arena, total, ticket, stream, selected);
 }
 
 // In-place partition of [first, first + n): selected items stay in front, in place, in order; the
@@ -108,7 +53,8 @@ template <class Algorithm, class T, class It, class Selector>
 cudaError_t dispatch_partition_in_place(temp_arena& arena, It first, Selector selector, offset_t n, bool stable,
                                         cudaStream_t stream, offset_t& selected) {
   T* rejected = arena.allocate<T>(static_cast<std::size_t>(n));
-  FASTSCAN_CUDA_TRY((dispatch_select<Algorithm, T>(arena, first, selector, first, rejected, n, stream, selected)));
+  FASTSCAN_CUDA_TRY(
+      (dispatch_select<Algorithm, T>(arena, first, selector, first, raw_output(rejected), n, stream, selected)));
   if (arena.measuring() || selected == n) return cudaSuccess;
   const offset_t count = n - selected;
   constexpr unsigned threads = 256;

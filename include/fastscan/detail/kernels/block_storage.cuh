@@ -19,16 +19,12 @@ namespace fastscan::detail {
 inline constexpr std::size_t max_static_shared_bytes = 48 * 1024;
 
 template <class Storage>
-constexpr bool fits_static_shared() {
-  return sizeof(Storage) <= max_static_shared_bytes;
-}
+inline constexpr bool fits_static_shared = sizeof(Storage) <= max_static_shared_bytes;
 
 // Bytes one block's storage takes outside static shared memory, with room to align it.
 template <class Storage>
-constexpr std::size_t spilled_storage_bytes() {
-  constexpr std::size_t alignment = alignof(Storage);
-  return (sizeof(Storage) + alignment - 1) / alignment * alignment + (alignment > 16 ? alignment : 0);
-}
+inline constexpr std::size_t spilled_storage_bytes =
+    (sizeof(Storage) + alignof(Storage) - 1) / alignof(Storage) * alignof(Storage) + (alignof(Storage) > 16 ? alignof(Storage) : 0);
 
 struct block_storage_place {
   unsigned char* global_slices;  // per-block slices in global memory; null: dynamic shared memory
@@ -36,13 +32,13 @@ struct block_storage_place {
 
 template <class Storage>
 __device__ Storage& block_temp_storage(block_storage_place place) {
-  if constexpr (fits_static_shared<Storage>()) {
+  if constexpr (fits_static_shared<Storage>) {
     __shared__ uninitialized<Storage> storage;
     return storage.get();
   } else {
     extern __shared__ __align__(16) unsigned char dynamic_shared[];
     unsigned char* base = place.global_slices != nullptr
-                              ? place.global_slices + blockIdx.x * spilled_storage_bytes<Storage>()
+                              ? place.global_slices + blockIdx.x * spilled_storage_bytes<Storage>
                               : dynamic_shared;
     constexpr std::uintptr_t alignment = alignof(Storage);
     const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(base);

@@ -13,7 +13,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
   using agent = agent_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op, access);
-  if (threadIdx.x == 0) tile_totals[blockIdx.x] = total;
+  if (threadIdx.x == 0) construct_in(tile_totals[blockIdx.x], total);
 }
 
 // Scans each tile from its carry (when known). With tile_totals, also records each tile's total;
@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
   const AccT total = agent::template scan_tile<Kind>(storage, input, output, intermediate, n, tile, op,
                                                      prefixes.for_tile(tile), access);
   // The last tile's total is never needed (nothing follows it), and it may be a partial tile.
-  if (tile_totals != nullptr && threadIdx.x == 0 && tile + 1 < gridDim.x) tile_totals[tile] = total;
+  if (tile_totals != nullptr && threadIdx.x == 0 && tile + 1 < gridDim.x) construct_in(tile_totals[tile], total);
 }
 
 // Scan-then-propagate, phase 3: tile b + 1 of the local scans combined with its carry.
@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(Tuning::threads)
           ? agent::template scan_tile<Kind, true>(storage, element, output, tile_base, valid, op, &first_segment)
           : agent::template scan_tile<Kind, false>(storage, element, output, tile_base, valid, op, &first_segment);
   if (threadIdx.x == 0) {
-    if (tile + 1 < gridDim.x) tile_totals[tile] = total;
+    if (tile + 1 < gridDim.x) construct_in(tile_totals[tile], total);
     first_segment_lengths[tile] = first_segment;
   }
 }

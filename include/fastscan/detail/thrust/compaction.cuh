@@ -1,13 +1,14 @@
 #pragma once
 // Overloads of Thrust's stream compaction for fastscan policies, every arity: copy_if, remove_copy_if,
 // remove_copy, remove_if, remove, partition_copy, stable_partition_copy, partition, stable_partition,
-// unique_copy, unique. All run the one-pass select kernel (dispatch/dispatch_select.cuh) on the
+// unique_copy, unique, unique_by_key_copy, unique_by_key. All run the one-pass select kernel (dispatch/dispatch_select.cuh) on the
 // policy's block scan. Like Thrust's, they wait for the selected count, since the iterators they
 // return depend on it, whatever the policy's synchronisation.
 //
 // Results equal Thrust's CUDA backend's, including what its documentation leaves open: partition
-// leaves the rejected items in reverse order (stable_partition in order), unique keeps the first item
-// of each run and calls binary_pred(previous, current).
+// leaves the rejected items in reverse order (stable_partition in order), unique and unique_by_key keep
+// the first item of each run and call binary_pred(previous, current). Predicates get loaded values of
+// the iterators' value types (a stencil's too), never references into device memory.
 
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_select.cuh>
@@ -15,6 +16,7 @@
 
 #include <thrust/functional.h>
 #include <thrust/iterator/iterator_traits.h>
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/pair.h>
 
 namespace fastscan::detail {
@@ -43,6 +45,16 @@ template <class Pred>
 negated<Pred> negate(Pred const& pred) {
   return negated<Pred>{make_callable(pred)};
 }
+
+// binary_pred over the keys of (key, value) items: unique_by_key's runs are runs of keys.
+template <class Pred>
+struct keys_equal {
+  callable<Pred> pred;
+  template <class Item>
+  __host__ __device__ bool operator()(Item const& previous, Item const& current) const {
+    return static_cast<bool>(pred(thrust::get<0>(previous), thrust::get<0>(current)));
+  }
+};
 
 // The stencil of a call without one.
 struct no_stencil {};
@@ -231,6 +243,51 @@ It unique(execution_policy<Derived, Algorithm>& policy, It first, It last, Equal
 template <class Derived, class Algorithm, class It>
 It unique(execution_policy<Derived, Algorithm>& policy, It first, It last) {
   return fastscan::detail::unique(policy, first, last, thrust::equal_to<thrust::detail::it_value_t<It>>{});
+}
+
+// ---- unique_by_key_copy, unique_by_key: unique over (key, value) items, runs of keys -------------
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred>
+thrust::pair<KeysOut, ValuesOut> run_unique_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
+                                                   ValuesOut values_output, Pred binary_pred,
+                                                   const char* algorithm_call) {
+  const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), keys_first, keys_last, algorithm_call);
+  const auto items = thrust::make_zip_iterator(keys_first, values_first);
+  using selector_t = select_run_heads<keys_equal<Pred>>;
+  const offset_t kept = run_select(policy, items, items + n, selector_t{keys_equal<Pred>{make_callable(binary_pred)}},
+                                   thrust::make_zip_iterator(keys_output, values_output), no_output{}, algorithm_call);
+  return {keys_output + kept, values_output + kept};
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred>
+thrust::pair<KeysOut, ValuesOut> unique_by_key_copy(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                    KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
+                                                    ValuesOut values_output, Pred binary_pred) {
+  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output, binary_pred,
+                           "unique_by_key_copy");
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut>
+thrust::pair<KeysOut, ValuesOut> unique_by_key_copy(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                    KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
+                                                    ValuesOut values_output) {
+  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output,
+                           thrust::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key_copy");
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class Pred>
+thrust::pair<KeysIt, ValuesIt> unique_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                             KeysIt keys_last, ValuesIt values_first, Pred binary_pred) {
+  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_first, values_first, binary_pred,
+                           "unique_by_key");
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt>
+thrust::pair<KeysIt, ValuesIt> unique_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                             KeysIt keys_last, ValuesIt values_first) {
+  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_first, values_first,
+                           thrust::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key");
 }
 
 }  // namespace fastscan::detail

@@ -18,7 +18,7 @@ class warp_scan {
   template <class Op>
   __device__ T inclusive_scan(T value, Op op) {
     const int lane = threadIdx.x % lanes;
-    lane_values_[lane] = value;
+    construct_in(lane_values_[lane], value);
     __syncwarp();
 #pragma unroll
     for (int offset = 1; offset < lanes; offset *= 2) {
@@ -28,7 +28,7 @@ class warp_scan {
       __syncwarp();
       if (has_left) {
         value = op(left, value);
-        lane_values_[lane] = value;
+        construct_in(lane_values_[lane], value);
       }
       __syncwarp();
     }

@@ -1,0 +1,80 @@
+#pragma once
+// Overloads of Thrust's reduce_by_key for fastscan policies, every arity, on the one-pass kernel of
+// dispatch/dispatch_reduce_by_key.cuh. Results equal Thrust's CUDA backend's, including what its
+// documentation leaves open: each run of keys with binary_pred(previous, current) holding becomes its
+// last key and the reduction of its values, accumulated in the values' value type; the default
+// operator is plus over the values output's value type (the input's, for an output iterator such as
+// discard_iterator). Like Thrust's, it waits for the number of runs, which the returned iterators need.
+// The _deterministic policies keep their promise of the same bits on every run: a deterministic scan
+// by key into temporary storage, then each run's last element compacted (two launches, about twice
+// the traffic).
+
+#include <fastscan/detail/callable.cuh>
+#include <fastscan/detail/dispatch/dispatch_reduce_by_key.cuh>
+#include <fastscan/detail/thrust/compaction.cuh>
+#include <fastscan/detail/thrust/scan.cuh>
+#include <fastscan/detail/thrust/scan_by_key.cuh>
+
+#include <thrust/functional.h>
+#include <thrust/iterator/iterator_traits.h>
+#include <thrust/detail/temporary_array.h>
+#include <thrust/detail/type_traits/iterator/is_output_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/pair.h>
+
+#include <type_traits>
+
+namespace fastscan::detail {
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred,
+          class Op>
+thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                               KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
+                                               ValuesOut values_output, Pred binary_pred, Op binary_op) {
+  Derived& derived = static_cast<Derived&>(policy);
+  const offset_t n = checked_length<Algorithm>(derived, keys_first, keys_last, "reduce_by_key");
+  using acc_t = thrust::detail::it_value_t<ValuesIt>;
+  if constexpr (Algorithm::template tuning<acc_t>::strategy != multi_block::single_pass) {
+    thrust::detail::temporary_array<acc_t, Derived> scanned(derived, n);
+    run_scan_by_key<scan_kind::inclusive, acc_t>(policy, keys_first, keys_last, values_first, scanned.begin(),
+                                                 binary_pred, binary_op, acc_t{}, "reduce_by_key");
+    const auto items = thrust::make_zip_iterator(keys_first, scanned.begin());
+    using selector_t = select_run_tails<KeysIt, callable<Pred>>;
+    const offset_t runs = run_select(policy, items, items + n, selector_t{keys_first, n, make_callable(binary_pred)},
+                                     thrust::make_zip_iterator(keys_output, values_output), no_output{},
+                                     "reduce_by_key");
+    return {keys_output + runs, values_output + runs};
+  } else {
+    const auto pred = make_callable(binary_pred);
+    const auto op = make_callable(binary_op);
+    offset_t runs = 0;
+    launch(
+        policy, n,
+        [&](temp_arena& arena, cudaStream_t stream) {
+          return dispatch_reduce_by_key<Algorithm>(arena, keys_first, values_first, keys_output, values_output, n,
+                                                   pred, op, stream, runs);
+        },
+        "reduce_by_key");
+    return {keys_output + runs, values_output + runs};
+  }
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred>
+thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                               KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
+                                               ValuesOut values_output, Pred binary_pred) {
+  using value_t = std::conditional_t<thrust::detail::is_output_iterator<ValuesOut>, thrust::detail::it_value_t<ValuesIt>,
+                                     thrust::detail::it_value_t<ValuesOut>>;
+  return detail::reduce_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output, binary_pred,
+                               thrust::plus<value_t>{});
+}
+
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut>
+thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                               KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
+                                               ValuesOut values_output) {
+  return detail::reduce_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output,
+                               thrust::equal_to<thrust::detail::it_value_t<KeysIt>>{});
+}
+
+}  // namespace fastscan::detail
