@@ -6,7 +6,6 @@
 
 #include "common/policies.cuh"
 
-#include <thrust/host_vector.h>
 #include <thrust/partition.h>
 #include <thrust/reduce.h>
 #include <thrust/remove.h>
@@ -101,11 +100,13 @@ std::vector<T> from_ints(std::vector<int> const& v) {
   return std::vector<T>(v.begin(), v.end());
 }
 
-// Host copies of device_vectors of class types: element by element, as Thrust's own tests read them.
+// The first `count` elements of a device vector, copied as bytes (both class types here are bitwise
+// copyable in fact, though not in name).
 template <class T>
 std::vector<T> read(thrust::device_vector<T> const& d, std::size_t count) {
-  thrust::host_vector<T> h(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(count));
-  return std::vector<T>(h.begin(), h.end());
+  auto all = to_host(d);
+  all.resize(count);
+  return all;
 }
 
 std::vector<std::size_t> semantics_sizes() { return capped({1, 7, 1000, 4097, 40961, 100003}); }
@@ -131,8 +132,8 @@ TYPED_TEST(value_semantics_test, ClassTypeStencilsGetValues) {
     const auto data = from_ints<boxed>(random_vector<std::int32_t>(n, 5100 + n));
     std::vector<boxed> stencil(n);
     for (std::size_t i = 0; i < n; ++i) stencil[i] = boxed(static_cast<int>(splitmix64(5200 + i) % 2));
-    const thrust::device_vector<boxed> d_stencil(stencil.begin(), stencil.end());
-    const auto make = [&] { return thrust::device_vector<boxed>(data.begin(), data.end()); };
+    const auto d_stencil = to_device(stencil);
+    const auto make = [&] { return to_device(data); };
     const auto kept = [](thrust::device_vector<boxed> const& v, auto end) {
       return read(v, static_cast<std::size_t>(end - v.begin()));
     };
@@ -146,7 +147,7 @@ TYPED_TEST(value_semantics_test, ClassTypeStencilsGetValues) {
     expect_same<TypeParam>(make, [&](auto policy, auto& v) {
       return thrust::partition(policy, v.begin(), v.end(), d_stencil.begin(), truth{});
     }, whole);
-    const thrust::device_vector<boxed> d_data(data.begin(), data.end());
+    const auto d_data = to_device(data);
     const auto make_out = [&] { return thrust::device_vector<boxed>(n, boxed(-7)); };
     expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
       return thrust::remove_copy_if(policy, d_data.begin(), d_data.end(), d_stencil.begin(), out.begin(), truth{});
@@ -161,7 +162,7 @@ TYPED_TEST(value_semantics_test, ClassTypeStencilsGetValues) {
       auto selected = read(out, static_cast<std::size_t>(ends.first - out.begin()));
       const auto rest = read(rejected, static_cast<std::size_t>(ends.second - rejected.begin()));
       selected.insert(selected.end(), rest.begin(), rest.end());
-      out = thrust::device_vector<boxed>(selected.begin(), selected.end());
+      out = to_device(selected);
       return out.end();
     }, kept);
     // Equality functions taking their arguments by value.
@@ -175,8 +176,8 @@ TYPED_TEST(value_semantics_test, ClassTypeStencilsGetValues) {
 // reduce_by_key and unique_by_key: the key predicate gets key values.
 TYPED_TEST(value_semantics_test, ClassTypeKeysGetValues) {
   {
-    const thrust::device_vector<boxed> keys(std::vector<boxed>{0, 1, 0, 0, 1, 1, 0});
-    const thrust::device_vector<boxed> values(std::vector<boxed>{1, 2, 3, 4, 5, 6, 7});
+    const auto keys = to_device(std::vector<boxed>{0, 1, 0, 0, 1, 1, 0});
+    const auto values = to_device(std::vector<boxed>{1, 2, 3, 4, 5, 6, 7});
     thrust::device_vector<boxed> out(7, boxed(0));
     thrust::inclusive_scan_by_key(TypeParam::blocking, keys.begin(), keys.end(), values.begin(), out.begin(),
                                   head_flag_predicate(), thrust::plus<boxed>());
@@ -190,8 +191,8 @@ TYPED_TEST(value_semantics_test, ClassTypeKeysGetValues) {
     std::vector<boxed> keys(n);
     for (std::size_t i = 0; i < n; ++i) keys[i] = boxed(splitmix64(5300 + i) % 5 == 0 ? 1 : 0);
     const auto values = from_ints<boxed>(random_vector<std::int32_t>(n, 5400 + n));
-    const thrust::device_vector<boxed> d_keys(keys.begin(), keys.end());
-    const thrust::device_vector<boxed> d_values(values.begin(), values.end());
+    const auto d_keys = to_device(keys);
+    const auto d_values = to_device(values);
     const auto make_out = [&] { return thrust::device_vector<boxed>(n, boxed(-7)); };
     const auto whole = [&](thrust::device_vector<boxed> const& v, auto) { return read(v, n); };
     expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
@@ -233,7 +234,7 @@ TYPED_TEST(value_semantics_test, AssignmentNeedsAnObject) {
     SCOPED_TRACE("n = " + std::to_string(n));
     std::vector<assign_needs_object> input(n);
     for (std::size_t i = 0; i < n; ++i) input[i] = assign_needs_object(static_cast<int>(splitmix64(5500 + i) % 1000));
-    const thrust::device_vector<assign_needs_object> d_in(input.begin(), input.end());
+    const auto d_in = to_device(input);
     const auto make_out = [&] { return thrust::device_vector<assign_needs_object>(n); };
     const auto kept = [](auto const& v, auto end) { return read(v, static_cast<std::size_t>(end - v.begin())); };
     const auto whole = [&](auto const& v, auto) { return read(v, n); };
@@ -257,7 +258,7 @@ TYPED_TEST(value_semantics_test, AssignmentNeedsAnObject) {
       auto selected = read(out, static_cast<std::size_t>(ends.first - out.begin()));
       const auto rest = read(rejected, static_cast<std::size_t>(ends.second - rejected.begin()));
       selected.insert(selected.end(), rest.begin(), rest.end());
-      out = thrust::device_vector<assign_needs_object>(selected.begin(), selected.end());
+      out = to_device(selected);
       return out.end();
     }, kept);
     expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
