@@ -229,72 +229,74 @@ TYPED_TEST(value_semantics_test, ClassTypeKeysGetValues) {
 
 // Thrust's copy.cu TestCopyIfNonTrivial, and the same type through every overridden family, at sizes
 // that stage many items per tile in shared memory. Outputs are constructed (device_vector), as there.
+// Checked against the CPU: thrust::cuda::par's own scans assign into raw storage and lose values.
 TYPED_TEST(value_semantics_test, AssignmentNeedsAnObject) {
+  using object = assign_needs_object;
   for (std::size_t n : semantics_sizes()) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    std::vector<assign_needs_object> input(n);
-    for (std::size_t i = 0; i < n; ++i) input[i] = assign_needs_object(static_cast<int>(splitmix64(5500 + i) % 1000));
-    const auto d_in = to_device(input);
-    const auto make_out = [&] { return thrust::device_vector<assign_needs_object>(n); };
-    const auto kept = [](auto const& v, auto end) { return read(v, static_cast<std::size_t>(end - v.begin())); };
-    const auto whole = [&](auto const& v, auto) { return read(v, n); };
-    // Against the CPU: every item kept comes out with its value.
-    {
-      thrust::device_vector<assign_needs_object> out(n);
-      const auto end = thrust::copy_if(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), odd_object{});
-      std::vector<assign_needs_object> reference;
-      for (auto const& o : input)
-        if (odd_object{}(o)) reference.push_back(o);
-      ASSERT_EQ(end - out.begin(), static_cast<std::ptrdiff_t>(reference.size()));
-      ASSERT_TRUE(all_equal(reference, read(out, reference.size())));
+    std::vector<int> fields(n);
+    for (std::size_t i = 0; i < n; ++i) fields[i] = static_cast<int>(splitmix64(5500 + i) % 1000);
+    const auto d_in = to_device(from_ints<object>(fields));
+    const auto odd = [](int f) { return (f & 1) != 0; };
+    const auto same_quarter = [](int a, int b) { return (a >> 2) == (b >> 2); };
+    const auto expect_fields = [](std::vector<int> const& reference, thrust::device_vector<object> const& out,
+                                  std::ptrdiff_t written) {
+      ASSERT_EQ(written, static_cast<std::ptrdiff_t>(reference.size()));
+      ASSERT_TRUE(all_equal(from_ints<object>(reference), read(out, reference.size())));
+    };
+    std::vector<int> selected, rejected, heads, sums, exclusive, segmented, run_keys, run_sums, unique_values;
+    int running = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      (odd(fields[i]) ? selected : rejected).push_back(fields[i]);
+      const bool head = i == 0 || !same_quarter(fields[i - 1], fields[i]);
+      if (head) {
+        heads.push_back(fields[i]);
+        run_keys.push_back(fields[i]);
+        run_sums.push_back(0);
+      }
+      run_keys.back() = fields[i];
+      run_sums.back() += fields[i];
+      segmented.push_back(run_sums.back());
+      exclusive.push_back(5 + running);
+      running += fields[i];
+      sums.push_back(running);
     }
-    expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
-      return thrust::remove_copy_if(policy, d_in.begin(), d_in.end(), out.begin(), odd_object{});
-    }, kept);
-    expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
-      thrust::device_vector<assign_needs_object> rejected(n);
-      const auto ends = thrust::partition_copy(policy, d_in.begin(), d_in.end(), out.begin(), rejected.begin(),
-                                               odd_object{});
-      auto selected = read(out, static_cast<std::size_t>(ends.first - out.begin()));
-      const auto rest = read(rejected, static_cast<std::size_t>(ends.second - rejected.begin()));
-      selected.insert(selected.end(), rest.begin(), rest.end());
-      out = to_device(selected);
-      return out.end();
-    }, kept);
-    expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
-      return thrust::unique_copy(policy, d_in.begin(), d_in.end(), out.begin(), same_object_quarter{});
-    }, kept);
-    expect_same<TypeParam>([&] { return thrust::device_vector<assign_needs_object>(d_in); },
-                           [&](auto policy, auto& v) { return thrust::stable_partition(policy, v.begin(), v.end(), odd_object{}); },
-                           whole);
-    expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
-      return thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), out.begin(), plus_objects{});
-    }, whole);
-    expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
-      return thrust::exclusive_scan(policy, d_in.begin(), d_in.end(), out.begin(), assign_needs_object(5),
-                                    plus_objects{});
-    }, whole);
-    expect_same<TypeParam>(make_out, [&](auto policy, auto& out) {
-      return thrust::inclusive_scan_by_key(policy, d_in.begin(), d_in.end(), d_in.begin(), out.begin(),
-                                           same_object_quarter{}, plus_objects{});
-    }, whole);
-    const auto make_pair_out = [&] {
-      return std::make_pair(thrust::device_vector<assign_needs_object>(n), thrust::device_vector<assign_needs_object>(n));
-    };
-    const auto both_kept = [](auto const& outs, auto ends) {
-      auto k = read(outs.first, static_cast<std::size_t>(ends.first - outs.first.begin()));
-      const auto v = read(outs.second, static_cast<std::size_t>(ends.second - outs.second.begin()));
-      k.insert(k.end(), v.begin(), v.end());
-      return k;
-    };
-    expect_same<TypeParam>(make_pair_out, [&](auto policy, auto& outs) {
-      return thrust::reduce_by_key(policy, d_in.begin(), d_in.end(), d_in.begin(), outs.first.begin(),
-                                   outs.second.begin(), same_object_quarter{}, plus_objects{});
-    }, both_kept);
-    expect_same<TypeParam>(make_pair_out, [&](auto policy, auto& outs) {
-      return thrust::unique_by_key_copy(policy, d_in.begin(), d_in.end(), d_in.begin(), outs.first.begin(),
-                                        outs.second.begin(), same_object_quarter{});
-    }, both_kept);
+    thrust::device_vector<object> out(n), second(n);
+    expect_fields(selected, out,
+                  thrust::copy_if(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), odd_object{}) - out.begin());
+    expect_fields(rejected, out,
+                  thrust::remove_copy_if(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), odd_object{}) -
+                      out.begin());
+    const auto ends = thrust::partition_copy(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), second.begin(),
+                                             odd_object{});
+    expect_fields(selected, out, ends.first - out.begin());
+    expect_fields(rejected, second, ends.second - second.begin());
+    expect_fields(heads, out,
+                  thrust::unique_copy(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), same_object_quarter{}) -
+                      out.begin());
+    {
+      auto in_place = d_in;
+      const auto end = thrust::stable_partition(TypeParam::blocking, in_place.begin(), in_place.end(), odd_object{});
+      std::vector<int> partitioned = selected;
+      partitioned.insert(partitioned.end(), rejected.begin(), rejected.end());
+      ASSERT_EQ(end - in_place.begin(), static_cast<std::ptrdiff_t>(selected.size()));
+      expect_fields(partitioned, in_place, static_cast<std::ptrdiff_t>(n));
+    }
+    thrust::inclusive_scan(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), plus_objects{});
+    expect_fields(sums, out, static_cast<std::ptrdiff_t>(n));
+    thrust::exclusive_scan(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), object(5), plus_objects{});
+    expect_fields(exclusive, out, static_cast<std::ptrdiff_t>(n));
+    thrust::inclusive_scan_by_key(TypeParam::blocking, d_in.begin(), d_in.end(), d_in.begin(), out.begin(),
+                                  same_object_quarter{}, plus_objects{});
+    expect_fields(segmented, out, static_cast<std::ptrdiff_t>(n));
+    const auto reduced = thrust::reduce_by_key(TypeParam::blocking, d_in.begin(), d_in.end(), d_in.begin(), out.begin(),
+                                               second.begin(), same_object_quarter{}, plus_objects{});
+    expect_fields(run_keys, out, reduced.first - out.begin());
+    expect_fields(run_sums, second, reduced.second - second.begin());
+    const auto uniques = thrust::unique_by_key_copy(TypeParam::blocking, d_in.begin(), d_in.end(), d_in.begin(),
+                                                    out.begin(), second.begin(), same_object_quarter{});
+    expect_fields(heads, out, uniques.first - out.begin());
+    expect_fields(heads, second, uniques.second - second.begin());
   }
 }
 
