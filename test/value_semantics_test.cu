@@ -240,7 +240,8 @@ TYPED_TEST(value_semantics_test, AssignmentNeedsAnObject) {
     const auto odd = [](int f) { return (f & 1) != 0; };
     const auto same_quarter = [](int a, int b) { return (a >> 2) == (b >> 2); };
     const auto expect_fields = [](std::vector<int> const& reference, thrust::device_vector<object> const& out,
-                                  std::ptrdiff_t written) {
+                                  std::ptrdiff_t written, int line = __builtin_LINE()) {
+      SCOPED_TRACE("checked at line " + std::to_string(line));
       ASSERT_EQ(written, static_cast<std::ptrdiff_t>(reference.size()));
       ASSERT_TRUE(all_equal(from_ints<object>(reference), read(out, reference.size())));
     };

@@ -21,10 +21,21 @@
 #include <thrust/detail/type_traits/iterator/is_output_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/pair.h>
+#include <thrust/system/cuda/detail/reduce_by_key.h>
 
 #include <type_traits>
 
 namespace fastscan::detail {
+
+// The one-pass kernel (dispatch_reduce_by_key.cuh) is correct on every test but measured 0.4-0.8x
+// CUB's ReduceByKey and behind thrust::cuda::par from 2^24 on (bench/PERFORMANCE.md): until it is
+// faster, the single-pass policies run Thrust's CUDA backend for reduce_by_key, so a policy swap loses
+// no speed. FASTSCAN_REDUCE_BY_KEY_SINGLE_PASS=1 selects the kernel (its tests and benchmark rows).
+#if defined(FASTSCAN_REDUCE_BY_KEY_SINGLE_PASS) && FASTSCAN_REDUCE_BY_KEY_SINGLE_PASS
+inline constexpr bool reduce_by_key_single_pass_enabled = true;
+#else
+inline constexpr bool reduce_by_key_single_pass_enabled = false;
+#endif
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred,
           class Op>
@@ -44,6 +55,9 @@ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorit
                                      thrust::make_zip_iterator(keys_output, values_output), no_output{},
                                      "reduce_by_key");
     return {keys_output + runs, values_output + runs};
+  } else if constexpr (!reduce_by_key_single_pass_enabled) {
+    return thrust::cuda_cub::reduce_by_key(derived, keys_first, keys_last, values_first, keys_output, values_output,
+                                           binary_pred, binary_op);
   } else {
     const auto pred = make_callable(binary_pred);
     const auto op = make_callable(binary_op);
