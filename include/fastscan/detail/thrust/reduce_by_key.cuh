@@ -21,7 +21,7 @@
 #include <thrust/detail/type_traits/iterator/is_output_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/pair.h>
-#include <thrust/system/cuda/detail/reduce_by_key.h>
+#include <thrust/reduce.h>
 
 #include <type_traits>
 
