@@ -18,6 +18,36 @@
 
 namespace fastscan_test {
 
+// Upper-triangular 2x2 matrices [[a, b], [0, c]] over the integers mod 2^32 under the product: 12 bytes,
+// the largest value the packed status word holds, non-commutative.
+struct triangular {
+  std::uint32_t a, b, c;
+  friend __host__ __device__ bool operator==(triangular const& l, triangular const& r) {
+    return l.a == r.a && l.b == r.b && l.c == r.c;
+  }
+  friend std::ostream& operator<<(std::ostream& os, triangular const& t) {
+    return os << "[[" << t.a << ", " << t.b << "], [0, " << t.c << "]]";
+  }
+};
+static_assert(sizeof(triangular) == 12);
+
+struct multiply_triangular {
+  __host__ __device__ triangular operator()(triangular const& l, triangular const& r) const {
+    return triangular{l.a * r.a, l.a * r.b + l.b * r.c, l.c * r.c};
+  }
+};
+
+std::vector<triangular> random_triangulars(std::size_t n, std::uint64_t seed) {
+  std::vector<triangular> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t x = splitmix64(seed * 0x100000001B3ull + i);
+    const auto a = static_cast<std::uint32_t>(x = splitmix64(x));
+    const auto b = static_cast<std::uint32_t>(x = splitmix64(x));
+    v[i] = triangular{a | 1u, b, static_cast<std::uint32_t>(splitmix64(x)) | 1u};
+  }
+  return v;
+}
+
 template <class Under>
 class single_pass_test : public gpu_test {};
 using algorithms = ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test>;
@@ -43,13 +73,20 @@ TYPED_TEST(single_pass_test, LookBackWindowEdges) {
       thrust::inclusive_scan(policy, d_in.begin(), d_in.end(), d_out.begin());
     });
     ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
-    // Non-commutative, 8 bytes (the 16-byte status word) and 48 bytes (the fenced status format).
+    // Non-commutative, 8 and 12 bytes (the 16-byte status word) and 48 bytes (the fenced status format).
     const auto maps = random_vector<affine>(n, 7100 + n);
     auto d_maps = to_device(maps);
     auto d_composed = poisoned_device_vector<affine>(n);
     thrust::exclusive_scan(TypeParam::blocking, d_maps.begin(), d_maps.end(), d_composed.begin(), affine{3, 5},
                            compose_affine{});
     ASSERT_TRUE(all_equal(reference_exclusive<affine, affine>(maps, compose_affine{}, affine{3, 5}), to_host(d_composed)));
+    const auto matrices = random_triangulars(n, 7150 + n);
+    auto d_matrices = to_device(matrices);
+    auto d_products = poisoned_device_vector<triangular>(n);
+    thrust::inclusive_scan(TypeParam::blocking, d_matrices.begin(), d_matrices.end(), d_products.begin(),
+                           multiply_triangular{});
+    ASSERT_TRUE(all_equal(reference_inclusive<triangular, triangular>(matrices, multiply_triangular{}),
+                          to_host(d_products)));
   }
   for (std::size_t n : capped({1, 31 * TypeParam::template tile<affine3> + 1, 33 * TypeParam::template tile<affine3> - 1})) {
     SCOPED_TRACE("affine3, n = " + std::to_string(n));

@@ -11,6 +11,7 @@
 
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/uninitialized.cuh>
 
 namespace fastscan::detail {
 
@@ -19,6 +20,11 @@ struct segmented_value {
   T value;
   bool head;  // true when a segment starts inside the span this value covers
 };
+
+// The flag follows the value at once: what follows it is padding (a double and its flag fit the
+// look-back's 12-byte packed status).
+template <class T>
+inline constexpr std::size_t value_bytes<segmented_value<T>> = sizeof(T) + 1;
 
 template <class Op>
 struct segmented_op {
@@ -41,6 +47,11 @@ struct counted_segment {
   Count heads;
   T value;
 };
+
+// A 64-bit count and a 4-byte value take 12 bytes of the 16: the look-back's packed status holds them.
+template <class T, class Count>
+inline constexpr std::size_t value_bytes<counted_segment<T, Count>> =
+    (sizeof(Count) + alignof(T) - 1) / alignof(T) * alignof(T) + sizeof(T);
 
 template <class Op>
 struct counted_segment_op {

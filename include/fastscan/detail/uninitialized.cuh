@@ -12,6 +12,12 @@
 
 namespace fastscan::detail {
 
+// The leading bytes of a T that hold its state: sizeof(T) unless a type's trailing padding is declared
+// (specialized beside such types), so that copies of its bytes can skip the padding (the look-back's
+// packed status words, agent/single_pass_lookback.cuh).
+template <class T>
+inline constexpr std::size_t value_bytes = sizeof(T);
+
 template <class T, int N>
 struct uninitialized_array {
   alignas(T) unsigned char bytes[sizeof(T) * N];

@@ -11,15 +11,17 @@
 //
 // Status words carry a tag, so the storage needs no initialisation per call: a word counts only if
 // its tag is this call's (dispatch/tile_state_registry.cuh hands out the tags and the storage).
-// Every tile has a 16-byte slot; bytes 8..15 hold its control word, tag << 2 | status, as follows:
-//   packed64  (sizeof(T) <= 4): bytes 8..15 are one 64-bit word, value in the low half, control
+// Every tile has a 16-byte slot holding its control word, tag << 2 | status, and, where it fits, its
+// value (value_bytes<T> of it: padding does not travel), as follows:
+//   packed64  (up to 4 bytes):  bytes 8..15 are one 64-bit word, value in the low half, control
 //                               (32 bits) in the high half: one atomic store publishes both;
-//   packed128 (sizeof(T) <= 8): value in bytes 0..7, control (64 bits) in bytes 8..15, written and
+//   packed128 (up to 12 bytes): value in bytes 0..11, control (32 bits) in bytes 12..15, written and
 //                               read as one 16-byte access;
-//   fenced    (larger T):       control (64 bits) in bytes 8..15; the value goes to a per-call array,
+//   fenced    (larger values):  control (64 bits) in bytes 8..15; the value goes to a per-call array,
 //                               written before a fence and the control word, read after it.
-// Tags stay below 2^30, so a 64-bit control word is below 2^32 while a packed64 word is above it
-// (its control half is at least 4): a slot last written in one format never passes for another's.
+// Tags stay below 2^30 and are never 0, so a fenced control word is below 2^32 while a packed slot's
+// bytes 8..15 are above it (their control half is at least 4): a slot last written in one format
+// never passes for another's.
 // Slot 0 holds the tile counter from which blocks draw their tile numbers in launch order.
 
 #include <fastscan/detail/config.cuh>
@@ -37,7 +39,9 @@ enum class status_format { packed64, packed128, fenced };
 
 template <class T>
 constexpr status_format status_format_for() {
-  return sizeof(T) <= 4 ? status_format::packed64 : sizeof(T) <= 8 ? status_format::packed128 : status_format::fenced;
+  return value_bytes<T> <= 4 ? status_format::packed64
+         : value_bytes<T> <= 12 ? status_format::packed128
+                                : status_format::fenced;
 }
 
 inline constexpr std::uint32_t max_tile_state_tag = (1u << 30) - 1;
@@ -117,11 +121,12 @@ struct tile_state {
     tile_slot* slot = slots + tile + 1;
     if constexpr (format == status_format::packed64) {
       unsigned low = 0;
-      std::memcpy(&low, &value, sizeof(T));
+      std::memcpy(&low, &value, value_bytes<T>);
       store_relaxed(&slot->y, static_cast<unsigned long long>(low) | (control(status) << 32));
     } else if constexpr (format == status_format::packed128) {
-      tile_slot word{0, control(status)};
-      std::memcpy(&word.x, &value, sizeof(T));
+      tile_slot word{0, 0};
+      std::memcpy(&word, &value, value_bytes<T>);
+      word.y |= control(status) << 32;
       store_relaxed(slot, word);
     } else {
       store_cg((status == tile_status::prefix ? inclusives : aggregates) + tile, value);
@@ -144,7 +149,7 @@ struct tile_state {
       word = raw >> 32;
     } else if constexpr (format == status_format::packed128) {
       raw = load_relaxed(slot);
-      word = raw.y;
+      word = raw.y >> 32;
     } else {
       word = load_relaxed(&slot->y);
     }
@@ -174,11 +179,11 @@ struct tile_state {
       if constexpr (format == status_format::packed64) {
         const unsigned low = static_cast<unsigned>(raw[j]);
         uninitialized<T> v;
-        std::memcpy(v.bytes, &low, sizeof(T));
+        std::memcpy(v.bytes, &low, value_bytes<T>);
         value[j] = v.get();
       } else if constexpr (format == status_format::packed128) {
         uninitialized<T> v;
-        std::memcpy(v.bytes, &raw[j].x, sizeof(T));
+        std::memcpy(v.bytes, &raw[j], value_bytes<T>);
         value[j] = v.get();
       } else {
         value[j] = load_cg((status[j] == tile_status::prefix ? inclusives : aggregates) + tile);
