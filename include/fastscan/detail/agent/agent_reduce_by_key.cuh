@@ -4,12 +4,14 @@
 //
 // A tile's keys and values are loaded in the scans' striped arrangement, each item's key compared with
 // its predecessor's (binary_pred(previous, current), as Thrust calls it) to flag the segment heads,
-// and the (head, value) pairs scanned exclusively by the algorithm's own block scan under
-// counted_segment_op (segmented.cuh). At a head i, that scan holds the number of heads before i in the
-// tile and the reduction of the segment that ends at i - 1: that segment's output, with key[i - 1].
-// The tiles' pairs are joined by the single-pass look-back over (64-bit head count, value) pairs,
-// from the block scan's prefix callback; the callback keeps the count of heads before the tile in
-// shared memory and hands the block scan only the running value, so its pairs count 32 bits.
+// and the (head, value) pairs scanned exclusively under counted_segment_op (segmented.cuh): each
+// vector's consecutive pairs reduced in its thread, one pair per vector through the algorithm's own
+// block scan, and the vector's items rescanned from that. At a head i, the scan holds the number of
+// heads before i in the tile and the reduction of the segment that ends at i - 1: that segment's
+// output, with key[i - 1]. The tiles' pairs are joined by the single-pass look-back over (64-bit head
+// count, value) pairs, 12 bytes for 4-byte values (one packed status word, no fence), from the block
+// scan's prefix callback; the callback keeps the count of heads before the tile in shared memory and
+// hands the block scan only the running value, so its pairs count 32 bits.
 // A tile's outputs are consecutive (from the run that was open when the tile began), so they are
 // compacted in shared memory and written by consecutive threads. The last tile writes the last run
 // and hands the host the number of runs (agent/selected_count.cuh).
@@ -85,26 +87,16 @@ struct agent_reduce_by_key {
     const int valid = last ? static_cast<int>(remaining) : tile_items;
 
     Key keys[items_per_thread];
-    tile_pair pairs[items_per_thread];
-    {
-      AccT values[items_per_thread];
-      if (!last) {
-        io::load_full(keys_in, tile_base, keys, access);
-        io::load_full(values_in, tile_base, values, access);
-      } else {
-        io::template load<false>(keys_in, tile_base, valid, keys);
-        io::template load<false>(values_in, tile_base, valid, values);
-      }
-#pragma unroll
-      for (int k = 0; k < items_per_thread; ++k) pairs[k] = tile_pair{0u, values[k]};
+    AccT values[items_per_thread];
+    if (!last) {
+      io::load_full(keys_in, tile_base, keys, access);
+      io::load_full(values_in, tile_base, values, access);
+    } else {
+      io::template load<false>(keys_in, tile_base, valid, keys);
+      io::template load<false>(values_in, tile_base, valid, values);
     }
-    // The key before each vector's first item: one more (cached) load.
     Key key_before_vector[vectors_per_thread];
-#pragma unroll
-    for (int j = 0; j < vectors_per_thread; ++j) {
-      const int e = io::element(j * vector);
-      if (e < valid && tile_base + e > 0) key_before_vector[j] = keys_in[tile_base + e - 1];
-    }
+    io::predecessors(keys_in, tile_base, valid, keys, key_before_vector);
     unsigned heads = 0;  // bit k: item k starts a segment
 #pragma unroll
     for (int k = 0; k < items_per_thread; ++k) {
@@ -112,15 +104,40 @@ struct agent_reduce_by_key {
       const Key& previous = k % vector != 0 ? keys[k - 1] : key_before_vector[k / vector];
       const bool head = e < valid && (tile_base + e == 0 || !static_cast<bool>(pred(previous, keys[k])));
       heads |= static_cast<unsigned>(head) << k;
-      pairs[k].heads = head ? 1u : 0u;
     }
 
-    const carry_prefix<Op> prefix{{state, tile, !last, counted_segment_op<Op>{op}, none<run_pair>()},
-                                  storage.heads_before, total, ticket, last};
+    // Each vector's items are consecutive: reduced in the thread, one pair per vector goes through the
+    // block scan (a vector's place in the tile's order is the scan's striped arrangement of one item).
+    const counted_segment_op<Op> pair_op{op};
+    const auto item_pair = [&](int k) { return tile_pair{(heads >> k) & 1u, values[k]}; };
+    tile_pair vector_pairs[vectors_per_thread];
+#pragma unroll
+    for (int j = 0; j < vectors_per_thread; ++j) {
+      tile_pair sum = item_pair(j * vector);
+#pragma unroll
+      for (int i = 1; i < vector; ++i) sum = pair_op(sum, item_pair(j * vector + i));
+      vector_pairs[j] = sum;
+    }
+    const carry_prefix<Op> prefix{{state, tile, !last, pair_op, none<run_pair>()}, storage.heads_before, total, ticket,
+                                  last};
     const tile_pair aggregate =
-        block_scan(storage.work.scan).template scan<scan_kind::exclusive>(pairs, counted_segment_op<Op>{op}, prefix);
+        block_scan(storage.work.scan).template scan<scan_kind::exclusive>(vector_pairs, pair_op, prefix);
     const offset_t heads_before = storage.heads_before;  // written by the callback, before the scan's barriers
     const int tile_heads = static_cast<int>(aggregate.heads);
+    // Item k's exclusive pair: the heads before it in the tile, and the running value of its
+    // predecessor's segment (with the carry from earlier tiles; nothing for the input's first item).
+    tile_pair pairs[items_per_thread];
+#pragma unroll
+    for (int j = 0; j < vectors_per_thread; ++j) {
+      const bool has_prefix = tile > 0 || threadIdx.x > 0 || j > 0;  // input item 0 alone has none
+      tile_pair running = vector_pairs[j];
+#pragma unroll
+      for (int i = 0; i < vector; ++i) {
+        const int k = j * vector + i;
+        pairs[k] = running;
+        running = i == 0 && !has_prefix ? item_pair(k) : pair_op(running, item_pair(k));
+      }
+    }
     __syncthreads();  // the block scan's storage becomes the runs'
 
     // Each head but the input's first closes the run before it: that run's place among the tile's

@@ -72,39 +72,21 @@ struct select_by_stencil {
 };
 
 // Selects item i when i == 0 or !equal(item i-1, item i): the first of each run of equal items
-// (unique_copy). The predecessor is in registers inside a vector, else in the lane below (the last
-// item of its vector in the same row), else, for lane 0, read again: all of lane 0's reads are issued
-// together before any flag is computed (read inside the flag loop, each behind the shuffles before it,
-// they made unique_copy 5-10% slower at 2^24-2^26; bench/PERFORMANCE.md).
+// (unique_copy). The predecessor is in registers inside a vector, else in the lane below, else read
+// (tile_io::predecessors).
 template <class EqualOp>
 struct select_run_heads {
   EqualOp equal;
   template <class Io, class InputIt, class T, int Items>
   __device__ unsigned flags(InputIt input, offset_t tile_base, int valid, T (&items)[Items]) {
-    constexpr int vectors = Items / Io::vector;
-    const int lane = static_cast<int>(threadIdx.x % 32);
-    T lane0_predecessors[vectors];  // lane 0: the item before each of its vectors
-    if (lane == 0) {
-#pragma unroll
-      for (int j = 0; j < vectors; ++j) {
-        const int e = Io::element(j * Io::vector);
-        if (e < valid && tile_base + e > 0) lane0_predecessors[j] = input[tile_base + e - 1];
-      }
-    }
+    T before_vector[Items / Io::vector];
+    Io::predecessors(input, tile_base, valid, items, before_vector);
     unsigned bits = 0;
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       const int e = Io::element(k);
-      bool head = false;
-      if (k % Io::vector != 0) {
-        if (e < valid) head = !static_cast<bool>(equal(items[k - 1], items[k]));
-      } else {
-        const T from_lower_lane = shuffle_any<shuffle_from::lower_lane>(items[k + Io::vector - 1], 1);  // every lane
-        if (e >= valid) head = false;
-        else if (lane > 0) head = !static_cast<bool>(equal(from_lower_lane, items[k]));
-        else if (tile_base + e == 0) head = true;
-        else head = !static_cast<bool>(equal(lane0_predecessors[k / Io::vector], items[k]));
-      }
+      const T& previous = k % Io::vector != 0 ? items[k - 1] : before_vector[k / Io::vector];
+      const bool head = e < valid && (tile_base + e == 0 || !static_cast<bool>(equal(previous, items[k])));
       if (head) bits |= 1u << k;
     }
     return bits;

@@ -12,6 +12,7 @@
 
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/warp/warp_shuffle.cuh>
 
 #include <thrust/detail/raw_pointer_cast.h>
 #include <thrust/iterator/iterator_traits.h>
@@ -164,6 +165,28 @@ struct tile_io {
       if (moves_vectors(access)) return store_vectors<false>(output, tile_base, items);
     }
     store<true>(output, tile_base, tile_items, items);
+  }
+
+  // The item before each of this thread's vectors, for comparisons with a predecessor (run heads): the
+  // last item of the same row's vector in the lane below, shuffled; lane 0 reads its own, all its reads
+  // issued together. Called by all 32 lanes of a warp. Entries of vectors at or past `valid`, or
+  // starting at the input's first element, are left as they are.
+  template <class InputIt, class T>
+  __device__ static void predecessors(InputIt input, offset_t tile_base, int valid, T const (&items)[ItemsPerThread],
+                                      T (&before)[ItemsPerThread / Vector]) {
+    const bool lane0 = threadIdx.x % 32 == 0;
+    if (lane0) {
+#pragma unroll
+      for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+        const int e = element(j * Vector);
+        if (e < valid && tile_base + e > 0) before[j] = input[tile_base + e - 1];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+      const T from_lower_lane = shuffle_any<shuffle_from::lower_lane>(items[j * Vector + Vector - 1], 1);
+      if (!lane0) before[j] = from_lower_lane;
+    }
   }
 
   // Called by one thread: starts the full tile at tile_base of vector memory on its way into L2. Partial

@@ -23,19 +23,11 @@
 #include <thrust/pair.h>
 #include <thrust/reduce.h>
 
+#include <cuda/std/functional>
+
 #include <type_traits>
 
 namespace fastscan::detail {
-
-// The one-pass kernel (dispatch_reduce_by_key.cuh) is correct on every test but measured 0.4-0.8x
-// CUB's ReduceByKey and behind thrust::cuda::par from 2^24 on (bench/PERFORMANCE.md): until it is
-// faster, the single-pass policies run Thrust's CUDA backend for reduce_by_key, so a policy swap loses
-// no speed. FASTSCAN_REDUCE_BY_KEY_SINGLE_PASS=1 selects the kernel (its tests and benchmark rows).
-#if defined(FASTSCAN_REDUCE_BY_KEY_SINGLE_PASS) && FASTSCAN_REDUCE_BY_KEY_SINGLE_PASS
-inline constexpr bool reduce_by_key_single_pass_enabled = true;
-#else
-inline constexpr bool reduce_by_key_single_pass_enabled = false;
-#endif
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred,
           class Op>
@@ -55,9 +47,6 @@ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorit
                                      thrust::make_zip_iterator(keys_output, values_output), no_output{},
                                      "reduce_by_key");
     return {keys_output + runs, values_output + runs};
-  } else if constexpr (!reduce_by_key_single_pass_enabled) {
-    return thrust::cuda_cub::reduce_by_key(derived, keys_first, keys_last, values_first, keys_output, values_output,
-                                           binary_pred, binary_op);
   } else {
     const auto pred = make_callable(binary_pred);
     const auto op = make_callable(binary_op);
@@ -80,7 +69,7 @@ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorit
   using value_t = std::conditional_t<thrust::detail::is_output_iterator<ValuesOut>, thrust::detail::it_value_t<ValuesIt>,
                                      thrust::detail::it_value_t<ValuesOut>>;
   return detail::reduce_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output, binary_pred,
-                               thrust::plus<value_t>{});
+                               ::cuda::std::plus<value_t>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut>
@@ -88,7 +77,7 @@ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorit
                                                KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
                                                ValuesOut values_output) {
   return detail::reduce_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output,
-                               thrust::equal_to<thrust::detail::it_value_t<KeysIt>>{});
+                               ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{});
 }
 
 }  // namespace fastscan::detail
