@@ -276,7 +276,8 @@ TYPED_TEST(value_semantics_test, AssignmentNeedsAnObject) {
                   thrust::unique_copy(TypeParam::blocking, d_in.begin(), d_in.end(), out.begin(), same_object_quarter{}) -
                       out.begin());
     {
-      auto in_place = d_in;
+      // From the host: device_vector's own copy constructor assigns into raw storage for this type.
+      auto in_place = to_device(from_ints<object>(fields));
       const auto end = thrust::stable_partition(TypeParam::blocking, in_place.begin(), in_place.end(), odd_object{});
       std::vector<int> partitioned = selected;
       partitioned.insert(partitioned.end(), rejected.begin(), rejected.end());
