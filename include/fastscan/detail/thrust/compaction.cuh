@@ -19,6 +19,8 @@
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/pair.h>
 
+#include <cuda/std/functional>
+
 namespace fastscan::detail {
 
 // pred negated, for the remove family (a callable, so called non-const as the predicate itself is).
@@ -159,7 +161,7 @@ thrust::pair<SelectedIt, RejectedIt> run_partition_copy(execution_policy<Derived
                                                         InputIt last, Selector selector, SelectedIt selected_out,
                                                         RejectedIt rejected_out, const char* algorithm_call) {
   const offset_t selected = run_select(policy, first, last, selector, selected_out, rejected_out, algorithm_call);
-  return {selected_out + selected, rejected_out + (thrust::distance(first, last) - selected)};
+  return {selected_out + selected, rejected_out + (::cuda::std::distance(first, last) - selected)};
 }
 
 template <class Derived, class Algorithm, class InputIt, class SelectedIt, class RejectedIt, class Pred>
@@ -231,7 +233,7 @@ OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first
 template <class Derived, class Algorithm, class InputIt, class OutputIt>
 OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
   return fastscan::detail::unique_copy(policy, first, last, result,
-                                       thrust::equal_to<thrust::detail::it_value_t<InputIt>>{});
+                                       ::cuda::std::equal_to<thrust::detail::it_value_t<InputIt>>{});
 }
 
 template <class Derived, class Algorithm, class It, class EqualOp>
@@ -242,7 +244,7 @@ It unique(execution_policy<Derived, Algorithm>& policy, It first, It last, Equal
 
 template <class Derived, class Algorithm, class It>
 It unique(execution_policy<Derived, Algorithm>& policy, It first, It last) {
-  return fastscan::detail::unique(policy, first, last, thrust::equal_to<thrust::detail::it_value_t<It>>{});
+  return fastscan::detail::unique(policy, first, last, ::cuda::std::equal_to<thrust::detail::it_value_t<It>>{});
 }
 
 // ---- unique_by_key_copy, unique_by_key: unique over (key, value) items, runs of keys -------------
@@ -273,7 +275,7 @@ thrust::pair<KeysOut, ValuesOut> unique_by_key_copy(execution_policy<Derived, Al
                                                     KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
                                                     ValuesOut values_output) {
   return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output,
-                           thrust::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key_copy");
+                           ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key_copy");
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class Pred>
@@ -287,7 +289,7 @@ template <class Derived, class Algorithm, class KeysIt, class ValuesIt>
 thrust::pair<KeysIt, ValuesIt> unique_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
                                              KeysIt keys_last, ValuesIt values_first) {
   return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_first, values_first,
-                           thrust::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key");
+                           ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key");
 }
 
 }  // namespace fastscan::detail

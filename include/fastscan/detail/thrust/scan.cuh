@@ -24,6 +24,7 @@
 #include <thrust/system_error.h>
 
 #include <cuda/std/functional>
+#include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
 #include <cstdint>
@@ -51,7 +52,7 @@ void throw_if_failed(cudaError_t status, Derived& policy, const char* algorithm_
 // The range length, or a clear error for a range whose last precedes its first.
 template <class Algorithm, class Derived, class It>
 offset_t checked_length(Derived& policy, It first, It last, const char* algorithm_call) {
-  const auto distance = thrust::distance(first, last);
+  const auto distance = ::cuda::std::distance(first, last);
   if (distance < 0) {
     throw thrust::system_error(cudaErrorInvalidValue, thrust::cuda_category(),
                                policy_spelling<Algorithm>(policy) + " " + algorithm_call +
@@ -109,7 +110,7 @@ OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt fi
 
 template <class Derived, class Algorithm, class InputIt, class OutputIt>
 OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
-  return detail::inclusive_scan(policy, first, last, result, thrust::plus<>{});
+  return detail::inclusive_scan(policy, first, last, result, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class T, class Op>
@@ -130,7 +131,7 @@ OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt fi
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class T>
 OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
                         T init) {
-  return detail::exclusive_scan(policy, first, last, result, init, thrust::plus<>{});
+  return detail::exclusive_scan(policy, first, last, result, init, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Algorithm, class InputIt, class OutputIt>

@@ -10,6 +10,8 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <cuda/std/functional>
+
 namespace fastscan::detail {
 
 // A scan by key of `n` elements on `stream` with the algorithm's segmented strategy: the dispatch both
@@ -69,13 +71,13 @@ OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, Key
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class Pred>
 OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
                                ValuesIt values, OutputIt result, Pred pred) {
-  return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, pred, thrust::plus<>{});
+  return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, pred, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt>
 OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
                                ValuesIt values, OutputIt result) {
-  return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, thrust::equal_to<>{});
+  return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, ::cuda::std::equal_to<>{});
 }
 
 // ---- exclusive_scan_by_key ---------------------------------------------------------------------
@@ -90,13 +92,13 @@ OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, Key
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T, class Pred>
 OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
                                ValuesIt values, OutputIt result, T init, Pred pred) {
-  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, pred, thrust::plus<>{});
+  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, pred, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T>
 OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
                                ValuesIt values, OutputIt result, T init) {
-  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, thrust::equal_to<>{});
+  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, ::cuda::std::equal_to<>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt>

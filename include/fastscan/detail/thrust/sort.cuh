@@ -33,11 +33,9 @@ template <class Key, class Compare>
 constexpr radix_order radix_order_for() {
   if constexpr (!is_radix_sortable_key<Key>) {
     return radix_order::none;
-  } else if constexpr (std::is_same_v<Compare, thrust::less<Key>> || std::is_same_v<Compare, thrust::less<void>> ||
-                       std::is_same_v<Compare, ::cuda::std::less<Key>> || std::is_same_v<Compare, ::cuda::std::less<void>>) {
+  } else if constexpr (std::is_same_v<Compare, ::cuda::std::less<Key>> || std::is_same_v<Compare, ::cuda::std::less<void>>) {
     return radix_order::ascending;
-  } else if constexpr (std::is_same_v<Compare, thrust::greater<Key>> || std::is_same_v<Compare, thrust::greater<void>> ||
-                       std::is_same_v<Compare, ::cuda::std::greater<Key>> ||
+  } else if constexpr (std::is_same_v<Compare, ::cuda::std::greater<Key>> ||
                        std::is_same_v<Compare, ::cuda::std::greater<void>>) {
     return radix_order::descending;
   } else {
@@ -91,7 +89,7 @@ void sort(execution_policy<Derived, Algorithm>& policy, It first, It last, Compa
 
 template <class Derived, class Algorithm, class It>
 void sort(execution_policy<Derived, Algorithm>& policy, It first, It last) {
-  detail::sort(policy, first, last, thrust::less<thrust::detail::it_value_t<It>>{});
+  detail::sort(policy, first, last, ::cuda::std::less<thrust::detail::it_value_t<It>>{});
 }
 
 template <class Derived, class Algorithm, class It, class Compare>
@@ -103,7 +101,7 @@ void stable_sort(execution_policy<Derived, Algorithm>& policy, It first, It last
 
 template <class Derived, class Algorithm, class It>
 void stable_sort(execution_policy<Derived, Algorithm>& policy, It first, It last) {
-  detail::stable_sort(policy, first, last, thrust::less<thrust::detail::it_value_t<It>>{});
+  detail::stable_sort(policy, first, last, ::cuda::std::less<thrust::detail::it_value_t<It>>{});
 }
 
 // ---- sort_by_key, stable_sort_by_key -----------------------------------------------------------
@@ -125,7 +123,7 @@ void sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt>
 void sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values_first) {
-  detail::sort_by_key(policy, keys_first, keys_last, values_first, thrust::less<thrust::detail::it_value_t<KeysIt>>{});
+  detail::sort_by_key(policy, keys_first, keys_last, values_first, ::cuda::std::less<thrust::detail::it_value_t<KeysIt>>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class Compare>
@@ -142,7 +140,7 @@ template <class Derived, class Algorithm, class KeysIt, class ValuesIt>
 void stable_sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
                         ValuesIt values_first) {
   detail::stable_sort_by_key(policy, keys_first, keys_last, values_first,
-                             thrust::less<thrust::detail::it_value_t<KeysIt>>{});
+                             ::cuda::std::less<thrust::detail::it_value_t<KeysIt>>{});
 }
 
 }  // namespace fastscan::detail
