@@ -51,6 +51,7 @@ struct constructing_pointer {
     __device__ void operator=(T const& value) const { construct_in(*at, value); }
   };
   __device__ slot operator[](std::ptrdiff_t i) const { return slot{first + i}; }
+  __host__ __device__ constructing_pointer operator+(std::ptrdiff_t i) const { return constructing_pointer{first + i}; }
 };
 
 // The pointer itself where assignment is construction (trivially copy-assignable types: the kernels'

@@ -14,6 +14,7 @@
 #include <fastscan/detail/thrust/compaction.cuh>
 #include <fastscan/detail/thrust/scan.cuh>
 #include <fastscan/detail/thrust/scan_by_key.cuh>
+#include <fastscan/detail/uninitialized.cuh>
 
 #include <thrust/functional.h>
 #include <thrust/iterator/iterator_traits.h>
@@ -38,9 +39,11 @@ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorit
   const offset_t n = checked_length<Algorithm>(derived, keys_first, keys_last, "reduce_by_key");
   using acc_t = thrust::detail::it_value_t<ValuesIt>;
   if constexpr (Algorithm::template tuning<acc_t>::strategy != multi_block::single_pass) {
+    // Thrust leaves this storage raw for trivially copy-constructible types: written by construction.
     thrust::detail::temporary_array<acc_t, Derived> scanned(derived, n);
-    run_scan_by_key<scan_kind::inclusive, acc_t>(policy, keys_first, keys_last, values_first, scanned.begin(),
-                                                 binary_pred, binary_op, acc_t{}, "reduce_by_key");
+    run_scan_by_key<scan_kind::inclusive, acc_t>(policy, keys_first, keys_last, values_first,
+                                                 raw_output(thrust::raw_pointer_cast(scanned.data())), binary_pred,
+                                                 binary_op, acc_t{}, "reduce_by_key");
     const auto items = thrust::make_zip_iterator(keys_first, scanned.begin());
     using selector_t = select_run_tails<KeysIt, callable<Pred>>;
     const offset_t runs = run_select(policy, items, items + n, selector_t{keys_first, n, make_callable(binary_pred)},
