@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# One lent-GPU session in one command: build with every core, run the tests, optionally the
+# On a machine with a GPU, in one command: build with every core, run the tests, optionally the
 # sanitizers and the benchmark, logs under $OUT (or ./gpu_logs). Usage:
-#   bench/gpu_session.sh [tests] [sanitize] [bench[=FILTER]] [ncu]
+#   bench/run_on_gpu.sh [tests] [sanitize] [bench[=FILTER]] [ncu]
 set -uo pipefail
 out=${OUT:-gpu_logs}; mkdir -p "$out"
 jobs=$(nproc)
