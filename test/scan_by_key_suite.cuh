@@ -143,7 +143,7 @@ TYPED_TEST_P(by_key_suite, InclusiveAllSizesRotatingLayouts) {
     }
   }
   sweep_by_key<TypeParam, int, int>(capped({0}), {layout::single}, 99, false, inclusive_plus,
-                                    [](auto const& k, auto const& v) { return std::vector<int>(); });
+                                    [](auto const&, auto const&) { return std::vector<int>(); });
 }
 
 TYPED_TEST_P(by_key_suite, InclusiveEveryLayout) {
