@@ -97,14 +97,7 @@ struct agent_reduce_by_key {
     }
     Key key_before_vector[vectors_per_thread];
     io::predecessors(keys_in, tile_base, valid, keys, key_before_vector);
-    unsigned heads = 0;  // bit k: item k starts a segment
-#pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      const int e = io::element(k);
-      const Key& previous = k % vector != 0 ? keys[k - 1] : key_before_vector[k / vector];
-      const bool head = e < valid && (tile_base + e == 0 || !static_cast<bool>(pred(previous, keys[k])));
-      heads |= static_cast<unsigned>(head) << k;
-    }
+    const unsigned heads = io::run_heads(tile_base, valid, keys, key_before_vector, pred);  // bit k: a segment head
 
     // Each vector's items are consecutive: reduced in the thread, one pair per vector goes through the
     // block scan (a vector's place in the tile's order is the scan's striped arrangement of one item).
@@ -155,10 +148,9 @@ struct agent_reduce_by_key {
 #pragma unroll
       for (int k = 0; k < items_per_thread; ++k) {
         if (io::element(k) == valid - 1) {
-          const AccT value = values_in[n - 1];
           const offset_t run = heads_before + tile_heads - 1;
           keys_out[run] = keys[k];
-          values_out[run] = (heads >> k) & 1u ? value : static_cast<AccT>(op(pairs[k].value, value));
+          values_out[run] = (heads >> k) & 1u ? values[k] : static_cast<AccT>(op(pairs[k].value, values[k]));
         }
       }
     }

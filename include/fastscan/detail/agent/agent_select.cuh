@@ -81,15 +81,7 @@ struct select_run_heads {
   __device__ unsigned flags(InputIt input, offset_t tile_base, int valid, T (&items)[Items]) {
     T before_vector[Items / Io::vector];
     Io::predecessors(input, tile_base, valid, items, before_vector);
-    unsigned bits = 0;
-#pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      const int e = Io::element(k);
-      const T& previous = k % Io::vector != 0 ? items[k - 1] : before_vector[k / Io::vector];
-      const bool head = e < valid && (tile_base + e == 0 || !static_cast<bool>(equal(previous, items[k])));
-      if (head) bits |= 1u << k;
-    }
-    return bits;
+    return Io::run_heads(tile_base, valid, items, before_vector, equal);
   }
 };
 

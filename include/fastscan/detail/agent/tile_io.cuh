@@ -189,6 +189,23 @@ struct tile_io {
     }
   }
 
+  // Bit k set where item k starts a run: the input's first item, and every item for which
+  // equal(previous, item) fails, the previous item in registers inside a vector, else `before` (from
+  // predecessors()). Items at or past `valid` get no bit.
+  template <class T, class EqualOp>
+  __device__ static unsigned run_heads(offset_t tile_base, int valid, T const (&items)[ItemsPerThread],
+                                       T const (&before)[ItemsPerThread / Vector], EqualOp const& equal) {
+    unsigned bits = 0;
+#pragma unroll
+    for (int k = 0; k < ItemsPerThread; ++k) {
+      const int e = element(k);
+      const T& previous = k % Vector != 0 ? items[k - 1] : before[k / Vector];
+      const bool head = e < valid && (tile_base + e == 0 || !static_cast<bool>(equal(previous, items[k])));
+      bits |= static_cast<unsigned>(head) << k;
+    }
+    return bits;
+  }
+
   // Called by one thread: starts the full tile at tile_base of vector memory on its way into L2. Partial
   // tiles and other iterators skip it.
   template <class T, class InputIt>
