@@ -148,9 +148,12 @@ struct agent_reduce_by_key {
 #pragma unroll
       for (int k = 0; k < items_per_thread; ++k) {
         if (io::element(k) == valid - 1) {
+          // Read again rather than taken from `values`: keeping those live through the block scan for
+          // this one item costs registers at four blocks per SM (measured: bench/PERFORMANCE.md).
+          const AccT value = values_in[n - 1];
           const offset_t run = heads_before + tile_heads - 1;
           keys_out[run] = keys[k];
-          values_out[run] = (heads >> k) & 1u ? values[k] : static_cast<AccT>(op(pairs[k].value, values[k]));
+          values_out[run] = (heads >> k) & 1u ? value : static_cast<AccT>(op(pairs[k].value, value));
         }
       }
     }
