@@ -39,7 +39,7 @@ template <class T, by_key_op Op>
 void run_by_key(benchmark::State& state, contender who, std::size_t n, layout l) {
   cudaStream_t stream;
   FASTSCAN_BENCH_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const std::size_t tile = fastscan::detail::matrix_single_pass::tuning<T>::tile_items;
+  const std::size_t tile = fastscan::matrix_algorithm::tuning<T>::tile_items;
   thrust::device_vector<int> keys(n);
   segment_keys(l, thrust::raw_pointer_cast(keys.data()), n, tile);
   const int* key_ptr = thrust::raw_pointer_cast(keys.data());
@@ -67,13 +67,9 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout l)
         FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, copy_source, copy_bytes, cudaMemcpyDeviceToDevice, stream));
         break;
       case contender::cub: FASTSCAN_BENCH_CHECK(call_cub<Op>(cub_temp, cub_temp_bytes, key_ptr, in, out, n, stream)); break;
-      case contender::thrust_par: call_policy<Op>(thrust::cuda::par_nosync.on(stream), key_ptr, in, out, n); break;
-      case contender::matrix: call_policy<Op>(fastscan::matrix_nosync.on(stream), key_ptr, in, out, n); break;
-      case contender::matrix_deterministic:
-        call_policy<Op>(fastscan::matrix_deterministic_nosync.on(stream), key_ptr, in, out, n);
+      default:
+        if (!scan_policies::call(who, stream, [&](auto policy) { call_policy<Op>(policy, key_ptr, in, out, n); })) unsupported(who);
         break;
-      case contender::blelloch: call_policy<Op>(fastscan::blelloch_nosync.on(stream), key_ptr, in, out, n); break;
-      default: call_policy<Op>(fastscan::hillis_steele_nosync.on(stream), key_ptr, in, out, n); break;
     }
   };
   time_iterations(state, stream, values, [&](void* in) { run_once(static_cast<T*>(in)); });

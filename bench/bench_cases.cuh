@@ -6,18 +6,77 @@
 
 #include <fastscan/fastscan.cuh>
 
+#include <thrust/system/cuda/execution_policy.h>
+
 #include <string>
 #include <vector>
 
 namespace fastscan_bench {
 
+// Every contender, from one table each: the ones that are a Thrust policy (a new block algorithm is one
+// line there), and the others, which each benchmark times itself (memcpy, CUB called directly, the
+// CUB-shaped entry point) or which only the scan benchmark registers (the matrix ablations and block
+// shapes). The enumeration and the names follow from the tables.
+#define FASTSCAN_BENCH_POLICY_CONTENDERS(X)                      \
+  X(thrust_par, thrust::cuda::par_nosync)                        \
+  X(matrix, fastscan::matrix_nosync)                             \
+  X(matrix_deterministic, fastscan::matrix_deterministic_nosync) \
+  X(blelloch, fastscan::blelloch_nosync)                         \
+  X(hillis_steele, fastscan::hillis_steele_nosync)
+// block-shape experiments (threads x bytes a thread): larger blocks holding more per thread, as CUB's
+// 8-byte tuning does (224 threads x 24 items)
+#define FASTSCAN_BENCH_OTHER_CONTENDERS(X)                                                       \
+  X(memcpy) X(cub) X(matrix_device_scan) X(matrix_no_padding) X(matrix_seq_column) X(matrix_srp) \
+  X(matrix_160x192B) X(matrix_192x192B) X(matrix_224x192B) X(matrix_256x192B)
+
+#define FASTSCAN_BENCH_ENUMERATOR(name, ...) name,
 enum class contender {
-  memcpy, cub, thrust_par, matrix, matrix_device_scan, matrix_deterministic, blelloch, hillis_steele,
-  matrix_no_padding, matrix_seq_column, matrix_srp,
-  // block-shape experiments (threads x bytes a thread): larger blocks holding more per thread, as
-  // CUB's 8-byte tuning does (224 threads x 24 items)
-  matrix_160x192B, matrix_192x192B, matrix_224x192B, matrix_256x192B
+  FASTSCAN_BENCH_OTHER_CONTENDERS(FASTSCAN_BENCH_ENUMERATOR) FASTSCAN_BENCH_POLICY_CONTENDERS(FASTSCAN_BENCH_ENUMERATOR)
 };
+#undef FASTSCAN_BENCH_ENUMERATOR
+
+// A contender's name in the benchmark's rows.
+inline const char* name_of(contender c) {
+  switch (c) {
+#define FASTSCAN_BENCH_NAME(name, ...) \
+  case contender::name:                \
+    return #name;
+    FASTSCAN_BENCH_OTHER_CONTENDERS(FASTSCAN_BENCH_NAME) FASTSCAN_BENCH_POLICY_CONTENDERS(FASTSCAN_BENCH_NAME)
+#undef FASTSCAN_BENCH_NAME
+  }
+  return "?";
+}
+
+// Stops the run: `who` was registered for a benchmark that has no way to time it.
+[[noreturn]] void unsupported(contender who);
+
+// The Thrust policy of a policy contender (none for the others: naming one is a compile error).
+template <contender Who>
+struct policy_of;
+#define FASTSCAN_BENCH_POLICY_OF(name, policy)                         \
+  template <>                                                          \
+  struct policy_of<contender::name> {                                  \
+    static auto on(cudaStream_t stream) { return policy.on(stream); }  \
+  };
+FASTSCAN_BENCH_POLICY_CONTENDERS(FASTSCAN_BENCH_POLICY_OF)
+#undef FASTSCAN_BENCH_POLICY_OF
+
+// The Thrust policies a benchmark times: for `who` among Policies, calls call(policy.on(stream)) and
+// returns true; false otherwise. Only the listed policies' calls are compiled.
+template <contender... Policies>
+struct timed_policies {
+  static std::vector<contender> list() { return {Policies...}; }
+  template <class Call>
+  static bool call(contender who, cudaStream_t stream, Call&& call) {
+    return ((who == Policies ? (call(policy_of<Policies>::on(stream)), true) : false) || ...);
+  }
+};
+// Thrust's backend and fastscan's single-pass policies: the contenders of compaction, sort and reduce_by_key.
+using single_pass_policies =
+    timed_policies<contender::thrust_par, contender::matrix, contender::blelloch, contender::hillis_steele>;
+// Those and the deterministic matrix policy: the contenders of the scans.
+using scan_policies = timed_policies<contender::thrust_par, contender::matrix, contender::matrix_deterministic,
+                                     contender::blelloch, contender::hillis_steele>;
 
 // The paper's ablations (Fig. 8) as compile-time variants of the matrix policy, on the paper's own
 // reduce-then-scan driver (the deterministic flavour) so that each differs from it in one thing.
@@ -35,8 +94,6 @@ using matrix_shape_policy = fastscan::detail::nosync_policy<
     fastscan::detail::matrix_algorithm<true, fastscan::detail::column_scan::warp_matrix,
                                        fastscan::detail::multi_block::single_pass, Threads, ThreadBytes,
                                        LookbackTilesPerLane>>;
-
-const char* name_of(contender c);
 
 // Segment layouts for scans by key (tile = the matrix policy's tile for the value type).
 enum class layout { best, worst, single, mean_32, mean_1000 };
@@ -61,12 +118,19 @@ template <> inline const char* type_name<double>() { return "double"; }
 template <> inline const char* type_name<std::uint32_t>() { return "uint32"; }
 template <> inline const char* type_name<std::uint64_t>() { return "uint64"; }
 
-// The contenders a sweep measures: all of them in the quick sweep; in the full sweep those the paper's
-// figures need (memcpy for the limit, CUB for the baseline, matrix and the tree).
+// memcpy and CUB, then the benchmark's policies, in the order of the table's columns.
+template <class Policies>
+std::vector<contender> baselines_and() {
+  std::vector<contender> who = {contender::memcpy, contender::cub};
+  for (contender c : Policies::list()) who.push_back(c);
+  return who;
+}
+
+// The contenders a scan sweep measures: all of them in the quick sweep; in the full sweep those the
+// paper's figures need (memcpy for the limit, CUB for the baseline, matrix and the tree).
 inline std::vector<contender> sweep_contenders(bool full) {
   if (full) return {contender::memcpy, contender::cub, contender::matrix, contender::blelloch};
-  return {contender::memcpy,   contender::cub,           contender::thrust_par, contender::matrix,
-          contender::matrix_deterministic, contender::blelloch, contender::hillis_steele};
+  return baselines_and<scan_policies>();
 }
 
 // Registration entry points, one per source file (compiled in parallel).

@@ -38,24 +38,9 @@ void rotating_buffers::fill_random(std::uint32_t seed) {
   FASTSCAN_BENCH_CHECK(cudaDeviceSynchronize());
 }
 
-const char* name_of(contender c) {
-  switch (c) {
-    case contender::memcpy: return "memcpy";
-    case contender::cub: return "cub";
-    case contender::thrust_par: return "thrust_par";
-    case contender::matrix: return "matrix";
-    case contender::matrix_device_scan: return "matrix_device_scan";
-    case contender::matrix_deterministic: return "matrix_deterministic";
-    case contender::blelloch: return "blelloch";
-    case contender::hillis_steele: return "hillis_steele";
-    case contender::matrix_no_padding: return "matrix_no_padding";
-    case contender::matrix_seq_column: return "matrix_seq_column";
-    case contender::matrix_srp: return "matrix_srp";
-    case contender::matrix_160x192B: return "matrix_160x192B";
-    case contender::matrix_192x192B: return "matrix_192x192B";
-    case contender::matrix_224x192B: return "matrix_224x192B";
-    default: return "matrix_256x192B";
-  }
+void unsupported(contender who) {
+  std::fprintf(stderr, "benchmark: contender %s is not supported by this benchmark\n", name_of(who));
+  std::abort();
 }
 
 const char* name_of(layout l) {

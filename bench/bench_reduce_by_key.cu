@@ -71,11 +71,9 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout) {
         FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
         break;
       case contender::cub: FASTSCAN_BENCH_CHECK(run_cub(keys, values)); break;
-      case contender::thrust_par: call(thrust::cuda::par_nosync.on(stream), keys, values); break;
-      case contender::matrix: call(fastscan::matrix_nosync.on(stream), keys, values); break;
-      case contender::blelloch: call(fastscan::blelloch_nosync.on(stream), keys, values); break;
-      case contender::hillis_steele: call(fastscan::hillis_steele_nosync.on(stream), keys, values); break;
-      default: std::abort();  // not registered for this case
+      default:
+        if (!single_pass_policies::call(who, stream, [&](auto policy) { call(policy, keys, values); })) unsupported(who);
+        break;
     }
   };
   time_iterations(state, stream, inputs, run_once);
@@ -89,8 +87,7 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout) {
 
 template <class V>
 void register_type(std::vector<std::size_t> const& sizes) {
-  const std::vector<contender> who = {contender::memcpy,   contender::cub,      contender::thrust_par,
-                                      contender::matrix,   contender::blelloch, contender::hillis_steele};
+  const std::vector<contender> who = baselines_and<single_pass_policies>();
   for (std::size_t n : sizes) {
     const double item = sizeof(int) + sizeof(V);
     register_case("reduce_by_key_runs1", type_name<V>(), n, who, 2.0 * n * item, &run_by_key<V, by_key_call::reduce, 1>, layout::best);

@@ -70,12 +70,8 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
       case contender::matrix_device_scan:
         FASTSCAN_BENCH_CHECK(call_device_scan<Op>(cub_temp, cub_temp_bytes, in, out, n, stream));
         break;
-      case contender::thrust_par: call_policy<Op>(thrust::cuda::par_nosync.on(stream), in, out, n); break;
-      case contender::matrix: call_policy<Op>(fastscan::matrix_nosync.on(stream), in, out, n); break;
-      case contender::matrix_deterministic: call_policy<Op>(fastscan::matrix_deterministic_nosync.on(stream), in, out, n); break;
-      case contender::blelloch: call_policy<Op>(fastscan::blelloch_nosync.on(stream), in, out, n); break;
-      case contender::hillis_steele: call_policy<Op>(fastscan::hillis_steele_nosync.on(stream), in, out, n); break;
       default:
+        if (scan_policies::call(who, stream, [&](auto policy) { call_policy<Op>(policy, in, out, n); })) break;
         if constexpr (with_ablations(Op, std::is_same_v<T, float>)) {
           if (who == contender::matrix_no_padding) call_policy<Op>(matrix_no_padding_policy{}.on(stream), in, out, n);
           if (who == contender::matrix_seq_column) call_policy<Op>(matrix_seq_column_policy{}.on(stream), in, out, n);

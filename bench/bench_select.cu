@@ -58,10 +58,9 @@ void run_select(benchmark::State& state, contender who, std::size_t n, layout) {
       case contender::cub:
         FASTSCAN_BENCH_CHECK(cub::DeviceSelect::If(cub_temp, cub_temp_bytes, in, out, selected, static_cast<int>(n), pred, stream));
         break;
-      case contender::thrust_par: thrust::copy_if(thrust::cuda::par_nosync.on(stream), in, in + n, out, pred); break;
-      case contender::matrix: thrust::copy_if(fastscan::matrix_nosync.on(stream), in, in + n, out, pred); break;
-      case contender::blelloch: thrust::copy_if(fastscan::blelloch_nosync.on(stream), in, in + n, out, pred); break;
-      default: thrust::copy_if(fastscan::hillis_steele_nosync.on(stream), in, in + n, out, pred); break;
+      default:
+        if (!single_pass_policies::call(who, stream, [&](auto policy) { thrust::copy_if(policy, in, in + n, out, pred); })) unsupported(who);
+        break;
     }
   };
   time_iterations(state, stream, inputs, [&](void* in) { run_once(static_cast<T*>(in)); });
@@ -126,10 +125,9 @@ void run_other(benchmark::State& state, contender who, std::size_t n, layout) {
         FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(out, in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
         break;
       case contender::cub: FASTSCAN_BENCH_CHECK(run_cub(in)); break;
-      case contender::thrust_par: call(thrust::cuda::par_nosync.on(stream), in); break;
-      case contender::matrix: call(fastscan::matrix_nosync.on(stream), in); break;
-      case contender::blelloch: call(fastscan::blelloch_nosync.on(stream), in); break;
-      default: call(fastscan::hillis_steele_nosync.on(stream), in); break;
+      default:
+        if (!single_pass_policies::call(who, stream, [&](auto policy) { call(policy, in); })) unsupported(who);
+        break;
     }
   };
   time_iterations(state, stream, inputs, [&](void* in) { run_once(static_cast<T*>(in)); });
@@ -142,8 +140,7 @@ void run_other(benchmark::State& state, contender who, std::size_t n, layout) {
 
 template <class T>
 void register_type(std::vector<std::size_t> const& sizes) {
-  const std::vector<contender> who = {contender::memcpy,   contender::cub,      contender::thrust_par,
-                                      contender::matrix,   contender::blelloch, contender::hillis_steele};
+  const std::vector<contender> who = baselines_and<single_pass_policies>();
   for (std::size_t n : sizes) {
     register_case("copy_if_keep10", type_name<T>(), n, who, n * sizeof(T) * 1.1, &run_select<T, 100>, layout::best);
     register_case("copy_if_keep50", type_name<T>(), n, who, n * sizeof(T) * 1.5, &run_select<T, 500>, layout::best);

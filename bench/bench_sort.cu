@@ -89,10 +89,9 @@ void run_sort(benchmark::State& state, contender who, std::size_t n, layout) {
         value_buffers = cub::DoubleBuffer<value_t>(values, other_values);
         FASTSCAN_BENCH_CHECK(run_cub());
         break;
-      case contender::thrust_par: call(thrust::cuda::par_nosync.on(stream)); break;
-      case contender::matrix: call(fastscan::matrix_nosync.on(stream)); break;
-      case contender::blelloch: call(fastscan::blelloch_nosync.on(stream)); break;
-      default: call(fastscan::hillis_steele_nosync.on(stream)); break;
+      default:
+        if (!single_pass_policies::call(who, stream, call)) unsupported(who);
+        break;
     }
   };
   auto restore_input = [&] {
@@ -121,8 +120,7 @@ void run_sort(benchmark::State& state, contender who, std::size_t n, layout) {
 
 template <class Key, class Value, distribution Distribution>
 void register_sort(std::string const& algorithm, std::vector<std::size_t> const& sizes) {
-  const std::vector<contender> who = {contender::memcpy,   contender::cub,      contender::thrust_par,
-                                      contender::matrix,   contender::blelloch, contender::hillis_steele};
+  const std::vector<contender> who = baselines_and<single_pass_policies>();
   double item_bytes = sizeof(Key);
   if constexpr (!std::is_void_v<Value>) item_bytes += sizeof(Value);
   // A sort of 2^28 keys takes 5-20 ms: at least 0.2 s of them, so each median is of 10 calls or more

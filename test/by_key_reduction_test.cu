@@ -18,8 +18,7 @@ namespace {
 
 template <class Under>
 class by_key_reduction_test : public gpu_test {};
-using algorithms =
-    ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test, matrix_deterministic_under_test>;
+using algorithms = policy_families;
 TYPED_TEST_SUITE(by_key_reduction_test, algorithms, algorithm_names);
 
 // Keys in runs of random length around `mean` (1: every key its own run, mostly; 0: one run).

@@ -13,9 +13,6 @@ namespace fastscan_test {
 
 template <class Under>
 class deterministic_test : public gpu_test {};
-using deterministic_algorithms =
-    ::testing::Types<matrix_deterministic_under_test, blelloch_deterministic_under_test,
-                     hillis_steele_deterministic_under_test>;
 TYPED_TEST_SUITE(deterministic_test, deterministic_algorithms, algorithm_names);
 
 // Mixed magnitudes and cancellation: x, then later -x, with small values between.

@@ -19,7 +19,7 @@
 namespace fastscan_test {
 namespace {
 
-using fastscan::detail::scans_dispatched;
+using fastscan::detail::calls_dispatched;
 
 template <class Policy>
 constexpr bool is_fastscan_policy = std::is_base_of_v<
@@ -43,7 +43,7 @@ struct nonzero {
 template <class Policy>
 unsigned long long scans_reaching_fastscan(Policy policy) {
   thrust::device_ptr<int> p(static_cast<int*>(nullptr));
-  const auto before = scans_dispatched();
+  const auto before = calls_dispatched();
   auto attempt = [](auto&& call) {
     try {
       call();
@@ -104,7 +104,7 @@ unsigned long long scans_reaching_fastscan(Policy policy) {
   attempt([&] { thrust::sort_by_key(policy, p, p, p, thrust::greater<int>{}); });
   attempt([&] { thrust::stable_sort_by_key(policy, p, p, p); });
   attempt([&] { thrust::stable_sort_by_key(policy, p, p, p, ::cuda::std::less<int>{}); });
-  return scans_dispatched() - before;
+  return calls_dispatched() - before;
 }
 
 constexpr unsigned long long overridden_calls = 47;
@@ -122,9 +122,10 @@ void check_every_spelling() {
   EXPECT_EQ(scans_reaching_fastscan(Under::nosync(allocator).on(stream)), overridden_calls);
 }
 
-TEST(Dispatch, MatrixScansReachFastscan) { check_every_spelling<matrix_under_test>(); }
-TEST(Dispatch, BlellochScansReachFastscan) { check_every_spelling<blelloch_under_test>(); }
-TEST(Dispatch, HillisSteeleScansReachFastscan) { check_every_spelling<hillis_steele_under_test>(); }
+template <class Under>
+class every_spelling : public ::testing::Test {};
+TYPED_TEST_SUITE(every_spelling, single_pass_algorithms, algorithm_names);
+TYPED_TEST(every_spelling, CallsReachFastscan) { check_every_spelling<TypeParam>(); }
 
 TEST(Dispatch, NosyncEmptyScanMakesNoCudaCall) {
   thrust::device_ptr<int> p(static_cast<int*>(nullptr));
@@ -138,13 +139,13 @@ TEST(Dispatch, ThrustScanWithCudaParDoesNotReachFastscan) {
 
 TEST(Dispatch, ReduceStaysOnThrustBackend) {
   thrust::device_ptr<int> p(static_cast<int*>(nullptr));
-  const auto before = scans_dispatched();
+  const auto before = calls_dispatched();
   try {
     (void)thrust::reduce(fastscan::matrix, p, p);
   } catch (thrust::system_error const&) {
     // Thrust's backend may need the device even for an empty range; what matters is who ran it.
   }
-  EXPECT_EQ(scans_dispatched(), before);
+  EXPECT_EQ(calls_dispatched(), before);
 }
 
 TEST(Dispatch, PoliciesCarryStreamAndSynchronisation) {

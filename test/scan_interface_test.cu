@@ -21,7 +21,7 @@ namespace fastscan_test {
 
 template <class Under>
 class interface_test : public gpu_test {};
-using algorithms = ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test>;
+using algorithms = single_pass_algorithms;
 TYPED_TEST_SUITE(interface_test, algorithms, algorithm_names);
 
 struct mod_1000 {

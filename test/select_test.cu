@@ -21,8 +21,7 @@ namespace {
 
 template <class Under>
 class select_test : public gpu_test {};
-using algorithms =
-    ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test, matrix_deterministic_under_test>;
+using algorithms = policy_families;
 TYPED_TEST_SUITE(select_test, algorithms, algorithm_names);
 
 // Keeps an item when its hash falls under `permille` / 1000 (0: none, 1000: all); -1: every other item.

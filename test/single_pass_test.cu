@@ -50,7 +50,7 @@ std::vector<triangular> random_triangulars(std::size_t n, std::uint64_t seed) {
 
 template <class Under>
 class single_pass_test : public gpu_test {};
-using algorithms = ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test>;
+using algorithms = single_pass_algorithms;
 TYPED_TEST_SUITE(single_pass_test, algorithms, algorithm_names);
 
 // Sizes around multiples of the tile where the look-back crosses windows of 32 tiles.

@@ -15,8 +15,7 @@ namespace {
 
 template <class Under>
 class sort_test : public gpu_test {};
-using algorithms =
-    ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test, matrix_deterministic_under_test>;
+using algorithms = policy_families;
 TYPED_TEST_SUITE(sort_test, algorithms, algorithm_names);
 
 template <class Under, class Key, class Value = fastscan::detail::keys_only>
@@ -200,12 +199,12 @@ struct by_low_byte {
 
 TYPED_TEST(sort_test, OtherComparatorsFallBackToThrust) {
   const auto keys = keys_with(100003, 4900, 0);
-  const auto before = fastscan::detail::scans_dispatched();
+  const auto before = fastscan::detail::calls_dispatched();
   expect_sorted_by_key_like_par<std::uint32_t>(keys, TypeParam::blocking, by_low_byte{}, sort_call::stable_sort);
   expect_sorted_like_par(keys, TypeParam::blocking, by_low_byte{}, sort_call::stable_sort);
-  EXPECT_EQ(fastscan::detail::scans_dispatched(), before);  // Thrust's merge sort, not fastscan's
+  EXPECT_EQ(fastscan::detail::calls_dispatched(), before);  // Thrust's merge sort, not fastscan's
   expect_sorted_like_par(keys, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
-  EXPECT_GT(fastscan::detail::scans_dispatched(), before);
+  EXPECT_GT(fastscan::detail::calls_dispatched(), before);
 }
 
 // A very large sort: 2^28 + 3 keys (the benchmark's largest size), checked in full.

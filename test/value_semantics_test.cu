@@ -16,8 +16,7 @@ namespace {
 
 template <class Under>
 class value_semantics_test : public gpu_test {};
-using algorithms =
-    ::testing::Types<matrix_under_test, blelloch_under_test, hillis_steele_under_test, matrix_deterministic_under_test>;
+using algorithms = policy_families;
 TYPED_TEST_SUITE(value_semantics_test, algorithms, algorithm_names);
 
 // A number held in a class: user-written copy operations, arithmetic, and no conversion but to bool.

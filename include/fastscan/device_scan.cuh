@@ -15,7 +15,7 @@
 
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_scan.cuh>
-#include <fastscan/detail/thrust/scan_by_key.cuh>
+#include <fastscan/detail/dispatch/dispatch_scan_by_key.cuh>
 #include <fastscan/execution_policy.cuh>
 
 #include <thrust/functional.h>
@@ -28,14 +28,8 @@
 
 namespace fastscan {
 
-// The algorithms, by name, for device_scan<Algorithm> (the policies' algorithms).
-using matrix_algorithm = detail::matrix_single_pass;
-using blelloch_algorithm = detail::blelloch_single_pass;
-using hillis_steele_algorithm = detail::hillis_steele_single_pass;
-using matrix_deterministic_algorithm = detail::matrix_deterministic;
-using blelloch_deterministic_algorithm = detail::blelloch_deterministic;
-using hillis_steele_deterministic_algorithm = detail::hillis_steele_deterministic;
-
+// Algorithm: one of the policies' algorithms, by name (execution_policy.cuh): matrix_algorithm,
+// blelloch_algorithm, hillis_steele_algorithm and their _deterministic_algorithm flavours.
 template <class Algorithm>
 struct device_scan {
   template <class InputIt, class OutputIt>

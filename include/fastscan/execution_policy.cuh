@@ -12,7 +12,7 @@
 // run to run (as with CUB's scans). The _deterministic policies use the multi-pass drivers, whose order
 // of combination is fixed: the same input gives the same bits every time.
 
-#include <fastscan/detail/tuning.cuh>
+#include <fastscan/detail/tuning/tuning_scan.cuh>
 
 #include <thrust/detail/allocator_aware_execution_policy.h>
 #include <thrust/detail/execute_with_allocator.h>
@@ -91,39 +91,31 @@ std::string policy_spelling(Derived& policy) {
 
 }  // namespace detail
 
-namespace detail {
-using matrix_single_pass = matrix_algorithm<>;
-using matrix_deterministic = matrix_algorithm<true, column_scan::warp_matrix, multi_block::reduce_then_scan>;
-using blelloch_single_pass = blelloch_algorithm<>;
-using blelloch_deterministic = blelloch_algorithm<multi_block::scan_then_propagate>;
-using hillis_steele_single_pass = hillis_steele_algorithm<>;
-using hillis_steele_deterministic = hillis_steele_algorithm<multi_block::scan_then_propagate>;
-}  // namespace detail
+// Every flavour of a block algorithm's policies from one description: its single-pass algorithm and
+// (the rest of the arguments) its deterministic one. For `name` this declares the policy types name_policy, name_nosync_policy,
+// name_deterministic_policy, name_deterministic_nosync_policy, their objects (name, name_nosync, ...),
+// and the algorithm types device_scan takes (name_algorithm, name_deterministic_algorithm).
+#define FASTSCAN_DECLARE_POLICIES(name, single_pass, ...)                                       \
+  using name##_algorithm = single_pass;                                                         \
+  using name##_deterministic_algorithm = __VA_ARGS__;                                           \
+  using name##_policy = detail::blocking_policy<name##_algorithm>;                              \
+  using name##_nosync_policy = detail::nosync_policy<name##_algorithm>;                         \
+  using name##_deterministic_policy = detail::blocking_policy<name##_deterministic_algorithm>;  \
+  using name##_deterministic_nosync_policy = detail::nosync_policy<name##_deterministic_algorithm>; \
+  inline constexpr name##_policy name{};                                                        \
+  inline constexpr name##_nosync_policy name##_nosync{};                                        \
+  inline constexpr name##_deterministic_policy name##_deterministic{};                          \
+  inline constexpr name##_deterministic_nosync_policy name##_deterministic_nosync{};
 
-using matrix_policy = detail::blocking_policy<detail::matrix_single_pass>;
-using blelloch_policy = detail::blocking_policy<detail::blelloch_single_pass>;
-using hillis_steele_policy = detail::blocking_policy<detail::hillis_steele_single_pass>;
-using matrix_nosync_policy = detail::nosync_policy<detail::matrix_single_pass>;
-using blelloch_nosync_policy = detail::nosync_policy<detail::blelloch_single_pass>;
-using hillis_steele_nosync_policy = detail::nosync_policy<detail::hillis_steele_single_pass>;
-using matrix_deterministic_policy = detail::blocking_policy<detail::matrix_deterministic>;
-using blelloch_deterministic_policy = detail::blocking_policy<detail::blelloch_deterministic>;
-using hillis_steele_deterministic_policy = detail::blocking_policy<detail::hillis_steele_deterministic>;
-using matrix_deterministic_nosync_policy = detail::nosync_policy<detail::matrix_deterministic>;
-using blelloch_deterministic_nosync_policy = detail::nosync_policy<detail::blelloch_deterministic>;
-using hillis_steele_deterministic_nosync_policy = detail::nosync_policy<detail::hillis_steele_deterministic>;
+// The block algorithms, one line each (tuning/tuning_scan.cuh describes them).
+FASTSCAN_DECLARE_POLICIES(matrix, detail::matrix_algorithm<>,
+                          detail::matrix_algorithm<true, detail::column_scan::warp_matrix,
+                                                   detail::multi_block::reduce_then_scan>)
+FASTSCAN_DECLARE_POLICIES(blelloch, detail::blelloch_algorithm<>,
+                          detail::blelloch_algorithm<detail::multi_block::scan_then_propagate>)
+FASTSCAN_DECLARE_POLICIES(hillis_steele, detail::hillis_steele_algorithm<>,
+                          detail::hillis_steele_algorithm<detail::multi_block::scan_then_propagate>)
 
-inline constexpr matrix_policy matrix{};
-inline constexpr blelloch_policy blelloch{};
-inline constexpr hillis_steele_policy hillis_steele{};
-inline constexpr matrix_nosync_policy matrix_nosync{};
-inline constexpr blelloch_nosync_policy blelloch_nosync{};
-inline constexpr hillis_steele_nosync_policy hillis_steele_nosync{};
-inline constexpr matrix_deterministic_policy matrix_deterministic{};
-inline constexpr blelloch_deterministic_policy blelloch_deterministic{};
-inline constexpr hillis_steele_deterministic_policy hillis_steele_deterministic{};
-inline constexpr matrix_deterministic_nosync_policy matrix_deterministic_nosync{};
-inline constexpr blelloch_deterministic_nosync_policy blelloch_deterministic_nosync{};
-inline constexpr hillis_steele_deterministic_nosync_policy hillis_steele_deterministic_nosync{};
+#undef FASTSCAN_DECLARE_POLICIES
 
 }  // namespace fastscan

@@ -1,50 +1,69 @@
 #pragma once
-// The three algorithms as test parameters, and every way a user can spell a policy.
+// The block algorithms as test parameters, and every way a user can spell a policy.
 
+#include "block_algorithms.cuh"
 #include "common/test_utils.cuh"
 
 #include <thrust/device_allocator.h>
 
 #include <atomic>
+#include <string>
+#include <tuple>
 
 namespace fastscan_test {
 
-template <class Algorithm, auto const& Blocking, auto const& Nosync>
+// One block algorithm under test, in one flavour: its algorithm type and its blocking and nosync
+// policies (the types of fastscan::matrix, fastscan::matrix_nosync, ...).
+template <class Algorithm>
 struct algorithm_under_test {
-  static constexpr auto const& blocking = Blocking;
-  static constexpr auto const& nosync = Nosync;
   using algorithm = Algorithm;
+  static constexpr fastscan::detail::blocking_policy<Algorithm> blocking{};
+  static constexpr fastscan::detail::nosync_policy<Algorithm> nosync{};
   template <class T>
   static constexpr std::size_t tile = Algorithm::template tuning<T>::tile_items;
   template <class T>
   static constexpr std::size_t select_tile = fastscan::detail::select_tuning<Algorithm, T>::tile_items;
+  // "matrix", "blelloch_deterministic", ...: the policy's name without the namespace.
+  static std::string name() { return std::string(Algorithm::name).substr(std::string("fastscan::").size()); }
 };
 
-using matrix_under_test = algorithm_under_test<fastscan::detail::matrix_single_pass, fastscan::matrix, fastscan::matrix_nosync>;
-using blelloch_under_test = algorithm_under_test<fastscan::detail::blelloch_single_pass, fastscan::blelloch, fastscan::blelloch_nosync>;
-using hillis_steele_under_test =
-    algorithm_under_test<fastscan::detail::hillis_steele_single_pass, fastscan::hillis_steele, fastscan::hillis_steele_nosync>;
+// A block algorithm's two flavours, as test/CMakeLists.txt's block_algorithms lists them.
+template <class SinglePass, class Deterministic>
+struct block_algorithm {
+  using single_pass = algorithm_under_test<SinglePass>;
+  using deterministic = algorithm_under_test<Deterministic>;
+};
 
-using matrix_deterministic_under_test =
-    algorithm_under_test<fastscan::detail::matrix_deterministic, fastscan::matrix_deterministic,
-                         fastscan::matrix_deterministic_nosync>;
-using blelloch_deterministic_under_test =
-    algorithm_under_test<fastscan::detail::blelloch_deterministic, fastscan::blelloch_deterministic,
-                         fastscan::blelloch_deterministic_nosync>;
-using hillis_steele_deterministic_under_test =
-    algorithm_under_test<fastscan::detail::hillis_steele_deterministic, fastscan::hillis_steele_deterministic,
-                         fastscan::hillis_steele_deterministic_nosync>;
+// Every block algorithm, from the one list in test/CMakeLists.txt (block_algorithms.cuh is generated
+// from it): the suites' type lists below, and one program per algorithm and flavour for the scan suites.
+using block_algorithms = std::tuple<FASTSCAN_TEST_BLOCK_ALGORITHMS>;
+
+template <class Tuple>
+struct type_lists;
+template <class... Algorithms>
+struct type_lists<std::tuple<Algorithms...>> {
+  using single_pass = ::testing::Types<typename Algorithms::single_pass...>;
+  using deterministic = ::testing::Types<typename Algorithms::deterministic...>;
+  // Every policy family: each algorithm's single pass, and the multi-pass drivers through the first
+  // algorithm's deterministic flavour.
+  using families = ::testing::Types<typename Algorithms::single_pass...,
+                                    typename std::tuple_element_t<0, std::tuple<Algorithms...>>::deterministic>;
+};
+using single_pass_algorithms = type_lists<block_algorithms>::single_pass;
+using deterministic_algorithms = type_lists<block_algorithms>::deterministic;
+using policy_families = type_lists<block_algorithms>::families;
+
+// Names for the tests that single one algorithm out.
+using matrix_under_test = algorithm_under_test<fastscan::matrix_algorithm>;
+using blelloch_under_test = algorithm_under_test<fastscan::blelloch_algorithm>;
+using hillis_steele_under_test = algorithm_under_test<fastscan::hillis_steele_algorithm>;
+using matrix_deterministic_under_test = algorithm_under_test<fastscan::matrix_deterministic_algorithm>;
 
 // Names tests after the algorithm rather than its long type.
 struct algorithm_names {
   template <class Under>
   static std::string GetName(int) {
-    if constexpr (std::is_same_v<Under, matrix_under_test>) return "matrix";
-    else if constexpr (std::is_same_v<Under, blelloch_under_test>) return "blelloch";
-    else if constexpr (std::is_same_v<Under, hillis_steele_under_test>) return "hillis_steele";
-    else if constexpr (std::is_same_v<Under, matrix_deterministic_under_test>) return "matrix_deterministic";
-    else if constexpr (std::is_same_v<Under, blelloch_deterministic_under_test>) return "blelloch_deterministic";
-    else return "hillis_steele_deterministic";
+    return Under::name();
   }
 };
 

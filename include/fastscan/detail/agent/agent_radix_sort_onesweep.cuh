@@ -30,6 +30,7 @@
 // so no memset runs between passes. Counts stay below 2^30 because a launch sorts at most one portion
 // of the input (radix_sort_tuning::portion_items).
 
+#include <fastscan/detail/agent/tile_draw.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/block/block_radix_rank.cuh>
 #include <fastscan/detail/config.cuh>
@@ -49,15 +50,6 @@ struct digit_status {
   static constexpr unsigned inclusive = 2u << 30;  // the count of the digit in this tile and all before it
   static constexpr unsigned count_mask = (1u << 30) - 1u;
 };
-
-__device__ __forceinline__ void store_relaxed(unsigned* p, unsigned v) {
-  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned load_relaxed(unsigned const* p) {
-  unsigned v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
 
 // What one launch of a pass works on: a portion of the input, one digit position.
 template <class Bits, class Value>
@@ -157,22 +149,21 @@ struct agent_radix_sort_onesweep {
   }
 
   __device__ static void consume_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass) {
-    if (threadIdx.x == 0) {
-      const offset_t guess_base = static_cast<offset_t>(blockIdx.x) * tile_items;
-      if (pass.prefetch && guess_base + tile_items <= pass.items) {
-        prefetch_to_l2(pass.keys_in + guess_base, tile_items * sizeof(bits_t));
-        if constexpr (has_values) prefetch_to_l2(pass.values_in + guess_base, tile_items * sizeof(Value));
-      }
-      storage.tile = static_cast<offset_t>(atomicAdd(pass.lookback, 1u));
-    }
+    const tile_span span = locate_tile(draw_tile(
+        storage.tile, pass.prefetch, [&] { return static_cast<offset_t>(atomicAdd(pass.lookback, 1u)); },
+        [&](offset_t guess) {
+          const offset_t guess_base = guess * tile_items;
+          if (guess_base + tile_items <= pass.items) {
+            prefetch_to_l2(pass.keys_in + guess_base, tile_items * sizeof(bits_t));
+            if constexpr (has_values) prefetch_to_l2(pass.values_in + guess_base, tile_items * sizeof(Value));
+          }
+        }), pass.items, tile_items);
     const offset_t stride = static_cast<offset_t>(gridDim.x) * threads;
     for (offset_t i = static_cast<offset_t>(blockIdx.x) * threads + threadIdx.x; i < pass.lookback_words; i += stride)
       pass.next_lookback[i] = 0;
-    __syncthreads();
-    const offset_t tile = storage.tile;
-    const offset_t tile_base = tile * tile_items;
-    const offset_t remaining = pass.items - tile_base;
-    const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
+    const offset_t tile = span.index;
+    const offset_t tile_base = span.base;
+    const int valid = span.valid;
 
     if (valid == tile_items) process<true>(storage, pass, tile, tile_base, valid);
     else process<false>(storage, pass, tile, tile_base, valid);

@@ -16,9 +16,9 @@
 // compacted in shared memory and written by consecutive threads. The last tile writes the last run
 // and hands the host the number of runs (agent/selected_count.cuh).
 
-#include <fastscan/detail/agent/agent_single_pass_scan.cuh>
 #include <fastscan/detail/agent/selected_count.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
+#include <fastscan/detail/agent/tile_draw.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/segmented.cuh>
 #include <fastscan/detail/uninitialized.cuh>
@@ -77,24 +77,19 @@ struct agent_reduce_by_key {
                                       ValuesOut values_out, offset_t n, Pred const& pred, Op const& op,
                                       tile_state<run_pair> const& state, host_selected_count* total, unsigned ticket,
                                       tile_access access) {
-    const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
+    const tile_span span = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
       io::template prefetch_full<Key>(keys_in, guess * tile_items, n);
       io::template prefetch_full<AccT>(values_in, guess * tile_items, n);
-    });
-    const offset_t tile_base = tile * tile_items;
-    const offset_t remaining = n - tile_base;
-    const bool last = remaining <= tile_items;
-    const int valid = last ? static_cast<int>(remaining) : tile_items;
+    }), n, tile_items);
+    const offset_t tile = span.index;
+    const offset_t tile_base = span.base;
+    const bool last = span.last;
+    const int valid = span.valid;
 
     Key keys[items_per_thread];
     AccT values[items_per_thread];
-    if (!last) {
-      io::load_full(keys_in, tile_base, keys, access);
-      io::load_full(values_in, tile_base, values, access);
-    } else {
-      io::template load<false>(keys_in, tile_base, valid, keys);
-      io::template load<false>(values_in, tile_base, valid, values);
-    }
+    io::load_tile(keys_in, span, keys, access);
+    io::load_tile(values_in, span, values, access);
     Key key_before_vector[vectors_per_thread];
     io::predecessors(keys_in, tile_base, valid, keys, key_before_vector);
     const unsigned heads = io::run_heads(tile_base, valid, keys, key_before_vector, pred);  // bit k: a segment head

@@ -22,9 +22,9 @@
 // of the element before the tile reads a place an earlier tile can only have rewritten with the same
 // value (it is written only when every element before it was kept).
 
-#include <fastscan/detail/agent/agent_single_pass_scan.cuh>
 #include <fastscan/detail/agent/selected_count.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
+#include <fastscan/detail/agent/tile_draw.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/uninitialized.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
@@ -189,17 +189,16 @@ struct agent_select {
                                       SelectedIt selected_out, RejectedIt rejected_out, offset_t n,
                                       tile_state<offset_t> const& state, host_selected_count* total,
                                       unsigned ticket, tile_access access) {
-    const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
+    const tile_span span = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
       io::template prefetch_full<T>(input, guess * tile_items, n);
-    });
-    const offset_t tile_base = tile * tile_items;
-    const offset_t remaining = n - tile_base;
-    const bool last = remaining <= tile_items;
-    const int valid = last ? static_cast<int>(remaining) : tile_items;
+    }), n, tile_items);
+    const offset_t tile = span.index;
+    const offset_t tile_base = span.base;
+    const bool last = span.last;
+    const int valid = span.valid;
 
     T items[items_per_thread];
-    if (!last) io::load_full(input, tile_base, items, access);
-    else io::template load<false>(input, tile_base, valid, items);
+    io::load_tile(input, span, items, access);
     unsigned flags = selector.template flags<io>(input, tile_base, valid, items);
     // Opaque to the compiler: with a cheap predicate (x < c) it otherwise re-derives the flags from the
     // items where they are used and spills some 130 bytes a thread under the register budget.

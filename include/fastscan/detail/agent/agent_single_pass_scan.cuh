@@ -21,22 +21,6 @@
 
 namespace fastscan::detail {
 
-// The tile this block scans: drawn from the call's counter, or 0 when the grid has one block (and no
-// state). When `access` prefetches (tile_io.cuh), thread 0 first calls prefetch(guess), guess being the
-// tile the block would get if tiles went by blockIdx, to start it on its way into L2 while the draw's
-// round trip is in flight.
-template <class AccT, class Prefetch>
-__device__ offset_t draw_tile(offset_t& shared_tile, tile_state<AccT> const& state, tile_access access,
-                              Prefetch&& prefetch) {
-  if (gridDim.x == 1) return 0;
-  if (threadIdx.x == 0) {
-    if (prefetches(access)) prefetch(static_cast<offset_t>(blockIdx.x));
-    shared_tile = state.draw_tile();
-  }
-  __syncthreads();
-  return shared_tile;
-}
-
 template <class Tuning, class AccT>
 struct agent_single_pass_scan {
   static constexpr int tile_items = Tuning::tile_items;
@@ -52,23 +36,19 @@ struct agent_single_pass_scan {
   template <scan_kind Kind, class InputIt, class OutputIt, class Op>
   __device__ static void consume_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t n, Op op,
                                       maybe<AccT> init, tile_state<AccT> const& state, tile_access access) {
-    const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
+    const tile_span tile = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
       io::template prefetch_full<AccT>(input, guess * tile_items, n);
-    });
-    const offset_t tile_base = tile * tile_items;
-    const offset_t remaining = n - tile_base;
-    const bool last = remaining <= tile_items;
-    const single_pass_prefix<AccT, Op, Tuning::lookback_tiles_per_lane> prefix{state, tile, !last, op, init};
+    }), n, tile_items);
+    const single_pass_prefix<AccT, Op, Tuning::lookback_tiles_per_lane> prefix{state, tile.index, !tile.last, op, init};
     AccT items[Tuning::items_per_thread];
-    if (remaining >= tile_items) {
-      io::load_full(input, tile_base, items, access);
+    if (tile.valid == tile_items) {
+      io::load_full(input, tile.base, items, access);
       block_scan(storage.scan).template scan<Kind>(items, op, prefix);
-      io::store_full(output, tile_base, items, access);
+      io::store_full(output, tile.base, items, access);
     } else {
-      const int valid = static_cast<int>(remaining);
-      io::template load<false>(input, tile_base, valid, items);
+      io::template load<false>(input, tile.base, tile.valid, items);
       block_scan(storage.scan).template scan<Kind>(items, op, prefix);
-      io::template store<false>(output, tile_base, valid, items);
+      io::template store<false>(output, tile.base, tile.valid, items);
     }
   }
 };
@@ -146,18 +126,17 @@ struct agent_single_pass_segmented_scan {
   __device__ static void consume_tile(temp_storage& storage, Element const& element, Output const& output, offset_t n,
                                       Op op, tile_state<pair_t> const& state, tile_access access) {
     constexpr bool types_allow_vectors = vectors_possible<Element, Output>();
-    const offset_t tile = draw_tile(storage.tile, state, access, [&](offset_t guess) {
+    const tile_span tile = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
       if constexpr (types_allow_vectors) {
         using key_t = key_type_of<decltype(element.keys)>;
         io::template prefetch_full<key_t>(element.keys, guess * tile_items, n);
         io::template prefetch_full<AccT>(element.values, guess * tile_items, n);
       }
-    });
-    const offset_t tile_base = tile * tile_items;
-    const offset_t remaining = n - tile_base;
-    const int valid = remaining < tile_items ? static_cast<int>(remaining) : tile_items;
+    }), n, tile_items);
+    const offset_t tile_base = tile.base;
+    const int valid = tile.valid;
     using pair_prefix_t = single_pass_prefix<pair_t, segmented_op<Op>, Tuning::lookback_tiles_per_lane>;
-    const pair_prefix_t prefix{state, tile, remaining > tile_items, segmented_op<Op>{op}, none<pair_t>()};
+    const pair_prefix_t prefix{state, tile.index, !tile.last, segmented_op<Op>{op}, none<pair_t>()};
     AccT values[items_per_thread];
     unsigned heads = 0;  // bit k: item k starts a segment
     const bool vectorized = types_allow_vectors && moves_vectors(access) && valid == tile_items;

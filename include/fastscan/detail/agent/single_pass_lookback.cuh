@@ -24,6 +24,8 @@
 // never passes for another's.
 // Slot 0 holds the tile counter from which blocks draw their tile numbers in launch order.
 
+#include <fastscan/detail/agent/tile_draw.cuh>
+#include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/uninitialized.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
@@ -46,25 +48,6 @@ constexpr status_format status_format_for() {
 
 inline constexpr std::uint32_t max_tile_state_tag = (1u << 30) - 1;
 using tile_slot = ulonglong2;  // 16 bytes
-
-// ---- strong (L1-bypassing) accesses ----------------------------------------------------------------
-
-__device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long v) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long load_relaxed(unsigned long long const* p) {
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_relaxed(tile_slot* p, tile_slot v) {
-  asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(v.x), "l"(v.y) : "memory");
-}
-__device__ __forceinline__ tile_slot load_relaxed(tile_slot const* p) {
-  tile_slot v;
-  asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.x), "=l"(v.y) : "l"(p) : "memory");
-  return v;
-}
 
 // Copies of arbitrary values that bypass L1 (the fenced format's value arrays).
 template <class T>
@@ -265,5 +248,15 @@ struct single_pass_prefix {
     return some<T>(exclusive);
   }
 };
+
+// The tile this block works on in a single-pass launch: drawn from the call's counter, or 0 when the
+// grid has one block (and no state); prefetching its launch-order guess first where `access` says
+// (tile_draw.cuh).
+template <class T, class Prefetch>
+__device__ offset_t draw_tile(offset_t& shared_tile, tile_state<T> const& state, tile_access access,
+                              Prefetch&& prefetch) {
+  if (gridDim.x == 1) return 0;
+  return draw_tile(shared_tile, prefetches(access), [&] { return state.draw_tile(); }, prefetch);
+}
 
 }  // namespace fastscan::detail

@@ -10,6 +10,7 @@
 // fill it: positions past the end only feed results that are never stored (a scan's output at i
 // depends on 0..i only).
 
+#include <fastscan/detail/agent/tile_draw.cuh>
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
@@ -110,16 +111,6 @@ __device__ inline void prefetch_to_l2([[maybe_unused]] const void* first, [[mayb
 #endif
 }
 
-// Host side: may a tile loop over [it, it + n) use 16-byte vectors?
-template <class T, int Vector, class It>
-bool vector_access_possible(It it) {
-  if constexpr (Vector > 1 && is_vector_memory_of<It, T>) {
-    return reinterpret_cast<std::uintptr_t>(lowest_address<T>(it, 0, Vector)) % 16 == 0;
-  } else {
-    return false;
-  }
-}
-
 template <int Threads, int ItemsPerThread, int Vector>
 struct tile_io {
   static_assert(ItemsPerThread % Vector == 0, "a thread's items must be whole vectors");
@@ -165,6 +156,13 @@ struct tile_io {
       if (moves_vectors(access)) return store_vectors<false>(output, tile_base, items);
     }
     store<true>(output, tile_base, tile_items, items);
+  }
+
+  // A drawn tile (tile_draw.cuh): full ones as `access` says, the input's last one element by element.
+  template <class InputIt, class T>
+  __device__ static void load_tile(InputIt input, tile_span const& tile, T (&items)[ItemsPerThread], tile_access access) {
+    if (tile.full()) load_full(input, tile.base, items, access);
+    else load<false>(input, tile.base, tile.valid, items);
   }
 
   // The item before each of this thread's vectors, for comparisons with a predecessor (run heads): the

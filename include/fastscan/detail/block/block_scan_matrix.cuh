@@ -126,17 +126,8 @@ class block_scan_matrix {
   // (without the carry). With Kind == exclusive and no carry, the first element is unspecified.
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
-    layout::template store_striped<Threads, Vector>(s_.matrix, items);
-    __syncthreads();
-
-    // Step I: each row reduced sequentially by its thread.
     column_t column(s_.column);
-    if (threadIdx.x < Rows) {
-      T row[row_items];
-      layout::load_row(s_.matrix, threadIdx.x, row);
-      column.set_total(threadIdx.x, reduce_row(row, op));
-    }
-    __syncthreads();
+    reduce_rows(items, op, column);
 
     // Step II: column of row totals -> row prefixes (plus the carry from earlier tiles, which may wait
     // on a look-back: the rows stay in shared memory meanwhile, so their registers are free for it).
@@ -160,21 +151,27 @@ class block_scan_matrix {
   // Reduces the tile: steps I and II without the scan-back. The result is returned to every thread.
   template <class Op>
   __device__ T reduce(T (&items)[ItemsPerThread], Op op) {
-    layout::template store_striped<Threads, Vector>(s_.matrix, items);
-    __syncthreads();
     column_t column(s_.column);
-    if (threadIdx.x < Rows) {
-      T row[row_items];
-      layout::load_row(s_.matrix, threadIdx.x, row);
-      column.set_total(threadIdx.x, reduce_row(row, op));
-    }
-    __syncthreads();
+    reduce_rows(items, op, column);
     if (threadIdx.x < 32) column.reduce(op);
     __syncthreads();
     return column.aggregate();
   }
 
  private:
+  // Step I: the tile into the matrix, each row reduced sequentially by its thread into the column.
+  template <class Op>
+  __device__ void reduce_rows(T (&items)[ItemsPerThread], Op op, column_t& column) {
+    layout::template store_striped<Threads, Vector>(s_.matrix, items);
+    __syncthreads();
+    if (threadIdx.x < Rows) {
+      T row[row_items];
+      layout::load_row(s_.matrix, threadIdx.x, row);
+      column.set_total(threadIdx.x, reduce_row(row, op));
+    }
+    __syncthreads();
+  }
+
   template <class Op>
   __device__ static T reduce_row(T (&row)[row_items], Op op) {
     T total = row[0];

@@ -1,24 +1,24 @@
 #pragma once
-// Host side of radix sort: plans the temporary storage (a second buffer for keys and values, digit
-// counts, digit starts, two sets of look-back words), counts every pass's digits in one read, places
-// the digits' starts, then runs one onesweep launch per pass (and per portion of a very large input,
-// each portion's launch handing the next its digit starts),
-// the keys going back and forth between the caller's buffer and the second one. An odd number of
-// passes (8-bit keys) ends with a copy back.
+// Host side of radix sort, in named steps: plan the portions and the temporary storage (a second
+// buffer for keys and values, digit counts, digit starts, two sets of look-back words), count every
+// pass's digits in one read and place their starts, run one onesweep launch per pass (and per portion
+// of a very large input, each portion's launch handing the next its digit starts), copy back after an
+// odd number of passes (8-bit keys).
 //
 // Values wider than 8 bytes do not ride along (they would crowd out the tile in shared memory): the
 // keys are sorted with their original positions, and the values gathered by those afterwards.
 
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
+#include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/kernels/kernel_radix_sort.cuh>
-#include <fastscan/detail/kernels/kernel_select.cuh>
-#include <fastscan/detail/tuning.cuh>
+#include <fastscan/detail/tuning/tuning_radix_sort.cuh>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -35,13 +35,109 @@ inline offset_t& radix_sort_portion_items_for_tests() {
 template <class Value>
 constexpr bool rides_along = std::is_same_v<Value, keys_only> || sizeof(Value) <= 8;
 
-inline unsigned grid_for(offset_t items, offset_t per_block, offset_t limit) {
-  const offset_t blocks = (items + per_block - 1) / per_block;
-  return static_cast<unsigned>(blocks < limit ? blocks : limit);
+// How a sort of n items is split into launches, and the storage it takes: every launch of a pass sorts
+// one portion of at most portion_items; its look-back words serve the largest portion.
+template <class Tuning, class Bits, class Value>
+struct radix_sort_plan {
+  static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
+  offset_t n = 0;
+  offset_t portion_items = 0;
+  offset_t portions = 0;
+  offset_t launch_items = 0;  // the most items a launch sorts
+  offset_t launch_tiles = 0;
+  offset_t lookback_words = 0;
+  Bits* other_keys = nullptr;  // the second buffer keys and values go back and forth with
+  Value* other_values = nullptr;
+  unsigned long long* counts = nullptr;  // every pass's digit counts
+  offset_t* starts = nullptr;            // every pass's and portion's digit starts
+  unsigned* lookback[2] = {nullptr, nullptr};
+
+  void plan(temp_arena& arena, int passes, offset_t items) {
+    n = items;
+    portion_items = Tuning::portion_items;
+    const offset_t test_limit = radix_sort_portion_items_for_tests() / Tuning::tile_items * Tuning::tile_items;
+    if (test_limit > 0 && test_limit < portion_items) portion_items = test_limit;
+    portions = (n + portion_items - 1) / portion_items;
+    launch_items = n < portion_items ? n : portion_items;
+    launch_tiles = (launch_items + Tuning::tile_items - 1) / Tuning::tile_items;
+    lookback_words = 1 + launch_tiles * radix_digits;
+    other_keys = arena.allocate<Bits>(static_cast<std::size_t>(n));
+    other_values = has_values ? arena.allocate<Value>(static_cast<std::size_t>(n)) : nullptr;
+    counts = arena.allocate<unsigned long long>(static_cast<std::size_t>(passes) * radix_digits);
+    starts = arena.allocate<offset_t>(static_cast<std::size_t>(passes * portions * radix_digits));
+    lookback[0] = arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words));
+    lookback[1] = arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words));
+  }
+
+  // The launch of `pass` over `portion` reads keys_in (and values_in) there and writes the whole output.
+  radix_pass<Bits, Value> launch_of(int pass, offset_t portion, Bits const* keys_in, Bits* keys_out,
+                                    Value const* values_in, Value* values_out, int lookback_index, bool prefetch) const {
+    const offset_t begin = portion * portion_items;
+    const offset_t items = n - begin < portion_items ? n - begin : portion_items;
+    offset_t* pass_starts = starts + static_cast<offset_t>(pass) * portions * radix_digits;
+    return radix_pass<Bits, Value>{keys_in + begin,
+                                   keys_out,
+                                   has_values ? values_in + begin : nullptr,
+                                   values_out,
+                                   items,
+                                   pass_starts + portion * radix_digits,
+                                   portion + 1 < portions ? pass_starts + (portion + 1) * radix_digits : nullptr,
+                                   lookback[lookback_index],
+                                   lookback[1 - lookback_index],
+                                   lookback_words,
+                                   pass,
+                                   prefetch};
+  }
+};
+
+// Counts every pass's digits in one read of the keys (also clearing the first launch's look-back
+// words), then places each pass's and portion's digit starts.
+template <class Tuning, class Key, bool Descending, class Plan>
+cudaError_t count_digits(Plan const& plan, typename radix_key<Key, Descending>::bits_t const* keys, cudaStream_t stream) {
+  constexpr int passes = radix_key<Key, Descending>::passes;
+  FASTSCAN_CUDA_TRY(
+      cudaMemsetAsync(plan.counts, 0, std::size_t{passes} * radix_digits * sizeof(unsigned long long), stream));
+  const unsigned histogram_blocks =
+      grid_for(plan.n, offset_t{Tuning::histogram_threads} * Tuning::histogram_items_per_thread, 1024);
+  radix_histogram_kernel<Tuning, Key, Descending><<<histogram_blocks, Tuning::histogram_threads, 0, stream>>>(
+      keys, plan.n, plan.counts, plan.lookback[0], plan.lookback_words);
+  FASTSCAN_CUDA_TRY(cudaGetLastError());
+  radix_digit_starts_kernel<Tuning><<<passes, Tuning::threads, 0, stream>>>(plan.counts, plan.starts, plan.portions);
+  return cudaGetLastError();
+}
+
+// One pass: a launch per portion, keys (and values) from keys_in to keys_out; the launches alternate
+// between the plan's two sets of look-back words (each clears the next one's).
+template <class Tuning, class Plan, class Kernel, class Bits, class Value>
+cudaError_t run_pass(Plan const& plan, Kernel kernel, block_storage_launch const& storage, int pass, Bits const* keys_in,
+                     Bits* keys_out, Value const* values_in, Value* values_out, bool prefetch, int& lookback_index,
+                     cudaStream_t stream) {
+  for (offset_t portion = 0; portion < plan.portions; ++portion) {
+    const auto launch = plan.launch_of(pass, portion, keys_in, keys_out, values_in, values_out, lookback_index, prefetch);
+    const unsigned tiles = static_cast<unsigned>((launch.items + Tuning::tile_items - 1) / Tuning::tile_items);
+    kernel<<<tiles, Tuning::threads, storage.dynamic_shared_bytes, stream>>>(launch, storage.place);
+    FASTSCAN_CUDA_TRY(cudaGetLastError());
+    lookback_index = 1 - lookback_index;
+  }
+  return cudaSuccess;
+}
+
+// After an odd number of passes the sorted keys (and values) are in the plan's buffers: back to the caller's.
+template <class Plan, class Key, class Value>
+cudaError_t copy_back(Plan const& plan, Key* keys, Value* values, cudaStream_t stream) {
+  FASTSCAN_CUDA_TRY(cudaMemcpyAsync(keys, plan.other_keys, static_cast<std::size_t>(plan.n) * sizeof(Key),
+                                    cudaMemcpyDeviceToDevice, stream));
+  if constexpr (Plan::has_values) {
+    FASTSCAN_CUDA_TRY(cudaMemcpyAsync(values, plan.other_values, static_cast<std::size_t>(plan.n) * sizeof(Value),
+                                      cudaMemcpyDeviceToDevice, stream));
+  }
+  return cudaSuccess;
 }
 
 // Sorts keys[0, n) (and values[0, n) with them, unless Value is keys_only), stably, by the order of
-// radix_key<Key, Descending>. Values here ride along (rides_along<Value>).
+// radix_key<Key, Descending>: one onesweep launch per pass and portion, the keys going back and forth
+// between the caller's buffer and the plan's; an odd number of passes ends with a copy back. Values
+// here ride along (rides_along<Value>).
 template <class Algorithm, class Key, bool Descending, class Value>
 cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
   using tuning = radix_sort_tuning<Algorithm, Key, Value>;
@@ -50,76 +146,33 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
   constexpr bool has_values = !std::is_same_v<Value, keys_only>;
   if (n <= 1) return cudaSuccess;
 
-  offset_t portion_items = tuning::portion_items;
-  const offset_t test_limit = radix_sort_portion_items_for_tests() / tuning::tile_items * tuning::tile_items;
-  if (test_limit > 0 && test_limit < portion_items) portion_items = test_limit;
-  const offset_t portions = (n + portion_items - 1) / portion_items;
-  const offset_t launch_items = n < portion_items ? n : portion_items;
-  const offset_t launch_tiles = (launch_items + tuning::tile_items - 1) / tuning::tile_items;  // the most a launch has
-  const offset_t lookback_words = 1 + launch_tiles * radix_digits;
-
-  bits_t* other_keys = arena.allocate<bits_t>(static_cast<std::size_t>(n));
-  Value* other_values = has_values ? arena.allocate<Value>(static_cast<std::size_t>(n)) : nullptr;
-  unsigned long long* counts = arena.allocate<unsigned long long>(std::size_t{passes} * radix_digits);
-  offset_t* starts = arena.allocate<offset_t>(static_cast<std::size_t>(passes * portions * radix_digits));
-  unsigned* lookback[2] = {arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words)),
-                           arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words))};
+  radix_sort_plan<tuning, bits_t, Value> plan;
+  plan.plan(arena, passes, n);
   const auto onesweep_kernel = radix_onesweep_kernel<tuning, Key, Descending, Value>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_radix_sort_onesweep<tuning, Key, Descending, Value>::temp_storage>(
-      arena, onesweep_kernel, launch_tiles, storage)));
+      arena, onesweep_kernel, plan.launch_tiles, storage)));
   if (arena.measuring()) return cudaSuccess;
 
   bits_t* key_bits = reinterpret_cast<bits_t*>(keys);
-  FASTSCAN_CUDA_TRY(cudaMemsetAsync(counts, 0, std::size_t{passes} * radix_digits * sizeof(unsigned long long), stream));
-  const unsigned histogram_blocks =
-      grid_for(n, offset_t{tuning::histogram_threads} * tuning::histogram_items_per_thread, 1024);
-  radix_histogram_kernel<tuning, Key, Descending><<<histogram_blocks, tuning::histogram_threads, 0, stream>>>(
-      key_bits, n, counts, lookback[0], lookback_words);
-  FASTSCAN_CUDA_TRY(cudaGetLastError());
-  radix_digit_starts_kernel<tuning><<<passes, tuning::threads, 0, stream>>>(counts, starts, portions);
-  FASTSCAN_CUDA_TRY(cudaGetLastError());
+  FASTSCAN_CUDA_TRY((count_digits<tuning, Key, Descending>(plan, key_bits, stream)));
 
-  bits_t* keys_in = key_bits;
-  bits_t* keys_out = other_keys;
-  Value* values_in = values;
-  Value* values_out = other_values;
   // Each launch reads a portion's keys and values and writes as many.
   footprint_class where = footprint_class::latency_bound;
   FASTSCAN_CUDA_TRY(classify_footprint(
-      2 * static_cast<std::size_t>(launch_items) * (sizeof(bits_t) + (has_values ? sizeof(Value) : 0)), where));
-  int current = 0;
+      2 * static_cast<std::size_t>(plan.launch_items) * (sizeof(bits_t) + (has_values ? sizeof(Value) : 0)), where));
+  bits_t* keys_in = key_bits;
+  bits_t* keys_out = plan.other_keys;
+  Value* values_in = values;
+  Value* values_out = plan.other_values;
+  int lookback_index = 0;
   for (int pass = 0; pass < passes; ++pass) {
-    for (offset_t portion = 0; portion < portions; ++portion) {
-      const offset_t begin = portion * portion_items;
-      const offset_t items = n - begin < portion_items ? n - begin : portion_items;
-      radix_pass<bits_t, Value> launch{keys_in + begin,
-                                       keys_out,
-                                       has_values ? values_in + begin : nullptr,
-                                       values_out,
-                                       items,
-                                       starts + (pass * portions + portion) * radix_digits,
-                                       portion + 1 < portions ? starts + (pass * portions + portion + 1) * radix_digits : nullptr,
-                                       lookback[current],
-                                       lookback[1 - current],
-                                       lookback_words,
-                                       pass,
-                                       prefetches_drawn_tiles(where)};
-      const unsigned tiles = static_cast<unsigned>((items + tuning::tile_items - 1) / tuning::tile_items);
-      onesweep_kernel<<<tiles, tuning::threads, storage.dynamic_shared_bytes, stream>>>(launch, storage.place);
-      FASTSCAN_CUDA_TRY(cudaGetLastError());
-      current = 1 - current;
-    }
+    FASTSCAN_CUDA_TRY((run_pass<tuning>(plan, onesweep_kernel, storage, pass, keys_in, keys_out, values_in, values_out,
+                                        prefetches_drawn_tiles(where), lookback_index, stream)));
     std::swap(keys_in, keys_out);
     std::swap(values_in, values_out);
   }
-  if constexpr (passes % 2 == 1) {
-    FASTSCAN_CUDA_TRY(cudaMemcpyAsync(keys, other_keys, static_cast<std::size_t>(n) * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
-    if constexpr (has_values) {
-      FASTSCAN_CUDA_TRY(cudaMemcpyAsync(values, other_values, static_cast<std::size_t>(n) * sizeof(Value),
-                                        cudaMemcpyDeviceToDevice, stream));
-    }
-  }
+  if constexpr (passes % 2 == 1) return copy_back(plan, keys, values, stream);
   return cudaSuccess;
 }
 
@@ -134,17 +187,11 @@ cudaError_t dispatch_radix_sort(temp_arena& arena, Key* keys, Value* values, off
     if (n <= 1) return cudaSuccess;
     index_t* positions = arena.allocate<index_t>(static_cast<std::size_t>(n));
     Value* gathered = arena.allocate<Value>(static_cast<std::size_t>(n));
-    if (!arena.measuring()) {
-      copy_kernel<<<grid_for(n, 256, 65536), 256, 0, stream>>>(thrust::counting_iterator<index_t>(0), positions, n);
-      FASTSCAN_CUDA_TRY(cudaGetLastError());
-    }
+    if (!arena.measuring()) FASTSCAN_CUDA_TRY(launch_copy(thrust::counting_iterator<index_t>(0), positions, n, stream));
     FASTSCAN_CUDA_TRY((dispatch_radix_sort_riding<Algorithm, Key, Descending, index_t>(arena, keys, positions, n, stream)));
     if (arena.measuring()) return cudaSuccess;
-    copy_kernel<<<grid_for(n, 256, 65536), 256, 0, stream>>>(thrust::make_permutation_iterator(values, positions),
-                                                              gathered, n);
-    FASTSCAN_CUDA_TRY(cudaGetLastError());
-    copy_kernel<<<grid_for(n, 256, 65536), 256, 0, stream>>>(gathered, values, n);
-    return cudaGetLastError();
+    FASTSCAN_CUDA_TRY(launch_copy(thrust::make_permutation_iterator(values, positions), gathered, n, stream));
+    return launch_copy(gathered, values, n, stream);
   }
 }
 

@@ -8,11 +8,11 @@
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
+#include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/kernels/kernel_scan.cuh>
-#include <fastscan/detail/segmented.cuh>
-#include <fastscan/detail/tuning.cuh>
+#include <fastscan/detail/tuning/tuning_scan.cuh>
 
 #include <thrust/detail/raw_pointer_cast.h>
 #include <thrust/iterator/iterator_traits.h>
@@ -56,9 +56,9 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
   using tuning = typename Algorithm::template tuning<AccT>;
   using block_storage_t = typename agent_scan<tuning, AccT>::temp_storage;
   constexpr int threads = tuning::threads;
-  const offset_t num_tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
+  offset_t num_tiles = 0;
+  FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, num_tiles));
   if (num_tiles == 0) return cudaSuccess;
-  if (num_tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;  // beyond the grid's x dimension
   const unsigned grid = static_cast<unsigned>(num_tiles);
   // 16-byte vectors for full tiles where input and output allow them (tile_io.cuh); plain ones, since
   // each pass leaves in L2 what the next reads first (scan_tiles_kernel), and streaming ones measured
@@ -114,50 +114,6 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
                                                                            op, prefixes);
     return cudaGetLastError();
   }
-}
-
-}  // namespace fastscan::detail
-
-namespace fastscan::detail {
-
-// Matrix scan by key (paper section 4.2.2): one segmented pass over the tiles recording (r_b, f_b, s_b),
-// the tile records scanned recursively with the segmented operator, then each tile's first s_b
-// elements re-scanned from their carry. `element` gives element i as a (head, value) pair
-// (by_key_element), `output` writes the scanned ones (by_key_output).
-template <class Algorithm, scan_kind Kind, class AccT, class Element, class OutputIt, class Op>
-cudaError_t dispatch_segmented_scan(temp_arena& arena, Element const& element, OutputIt output, offset_t n, Op op,
-                                    cudaStream_t stream) {
-  using tuning = typename Algorithm::template tuning<AccT>;
-  using pair_t = segmented_value<AccT>;
-  constexpr int threads = tuning::threads;
-  const offset_t num_tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
-  if (num_tiles == 0) return cudaSuccess;
-  if (num_tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
-  const unsigned grid = static_cast<unsigned>(num_tiles);
-
-  using block_storage_t = typename agent_segmented_scan<tuning, AccT>::temp_storage;
-  const auto tiles_kernel = segmented_scan_tiles_kernel<tuning, Kind, AccT, Element, OutputIt, Op>;
-  block_storage_launch tiles_storage;
-  FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, tiles_kernel, num_tiles, tiles_storage));
-  pair_t* totals = num_tiles > 1 ? arena.allocate<pair_t>(static_cast<std::size_t>(num_tiles - 1)) : nullptr;
-  int* first_segment_lengths = arena.allocate<int>(static_cast<std::size_t>(num_tiles));
-  if (!arena.measuring()) {
-    tiles_kernel<<<grid, threads, tiles_storage.dynamic_shared_bytes, stream>>>(element, output, n, op, totals,
-                                                                                first_segment_lengths,
-                                                                                tiles_storage.place);
-    FASTSCAN_CUDA_TRY(cudaGetLastError());
-  }
-  if (num_tiles == 1) return cudaSuccess;
-  FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, pair_t>(
-      arena, totals, totals, num_tiles - 1, segmented_op<Op>{op}, none<pair_t>(), stream)));
-  const auto fixup_kernel = segmented_fixup_kernel<tuning, Kind, AccT, Element, OutputIt, Op>;
-  block_storage_launch fixup_storage;
-  FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, fixup_kernel, num_tiles - 1, fixup_storage));
-  if (arena.measuring()) return cudaSuccess;
-  fixup_kernel<<<grid - 1, threads, fixup_storage.dynamic_shared_bytes, stream>>>(
-      element, output, op, static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths),
-      fixup_storage.place);
-  return cudaGetLastError();
 }
 
 }  // namespace fastscan::detail

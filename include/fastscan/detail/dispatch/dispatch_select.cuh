@@ -1,13 +1,17 @@
 #pragma once
 // Host side of stream compaction (agent_select.cuh): one kernel launch over the tiles, with the
-// single-pass driver's tile state (dispatch_single_pass.cuh), then a wait for the selected count,
+// single-pass look-back's tile state (tile_state_plan.cuh), then a wait for the selected count,
 // since the caller's result iterators depend on it (as with Thrust's own copy_if).
 
-#include <fastscan/detail/dispatch/dispatch_single_pass.cuh>
+#include <fastscan/detail/dispatch/block_storage_plan.cuh>
+#include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/dispatch/selected_count_wait.cuh>
+#include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
+#include <fastscan/detail/dispatch/tile_state_plan.cuh>
 #include <fastscan/detail/kernels/kernel_select.cuh>
-#include <fastscan/detail/tuning.cuh>
+#include <fastscan/detail/uninitialized.cuh>
+#include <fastscan/detail/tuning/tuning_select.cuh>
 
 #include <thrust/iterator/reverse_iterator.h>
 
@@ -21,9 +25,9 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
                             RejectedIt rejected_out, offset_t n, cudaStream_t stream, offset_t& selected) {
   using tuning = select_tuning<Algorithm, T>;
   selected = 0;
-  const offset_t tiles = (n + tuning::tile_items - 1) / tuning::tile_items;
+  offset_t tiles = 0;
+  FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, tiles));
   if (tiles == 0) return cudaSuccess;
-  if (tiles > offset_t{0x7fffffff}) return cudaErrorInvalidValue;
   host_selected_count* total = nullptr;
   unsigned ticket = 0;
   tile_access access = tile_access::elements;
@@ -57,15 +61,8 @@ cudaError_t dispatch_partition_in_place(temp_arena& arena, It first, Selector se
       (dispatch_select<Algorithm, T>(arena, first, selector, first, raw_output(rejected), n, stream, selected)));
   if (arena.measuring() || selected == n) return cudaSuccess;
   const offset_t count = n - selected;
-  constexpr unsigned threads = 256;
-  const offset_t blocks_needed = (count + threads - 1) / threads;
-  const unsigned blocks = static_cast<unsigned>(blocks_needed < 65536 ? blocks_needed : 65536);
-  if (stable) {
-    copy_kernel<<<blocks, threads, 0, stream>>>(rejected, first + selected, count);
-  } else {
-    copy_kernel<<<blocks, threads, 0, stream>>>(thrust::make_reverse_iterator(rejected + count), first + selected, count);
-  }
-  return cudaGetLastError();
+  if (stable) return launch_copy(rejected, first + selected, count, stream);
+  return launch_copy(thrust::make_reverse_iterator(rejected + count), first + selected, count, stream);
 }
 
 }  // namespace fastscan::detail

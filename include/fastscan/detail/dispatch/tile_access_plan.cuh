@@ -9,8 +9,19 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 namespace fastscan::detail {
+
+// May a tile loop over [it, it + n) use 16-byte vectors?
+template <class T, int Vector, class It>
+bool vector_access_possible(It it) {
+  if constexpr (Vector > 1 && is_vector_memory_of<It, T>) {
+    return reinterpret_cast<std::uintptr_t>(lowest_address<T>(it, 0, Vector)) % 16 == 0;
+  } else {
+    return false;
+  }
+}
 
 // The current device's L2 cache size, queried once per device.
 inline cudaError_t l2_cache_bytes(std::size_t& bytes) {

@@ -52,7 +52,7 @@ namespace fastscan::detail {
 
 // Matrix scan by key, pass 1: every tile scanned by segments; its total and first-segment length recorded.
 // This pass and the fix-up take no min_blocks_per_sm: under that budget they spill hundreds of bytes
-// and ran slower (tuning.cuh).
+// and ran slower (bench/PERFORMANCE.md, "Tuning choices").
 template <class Tuning, scan_kind Kind, class AccT, class Element, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
     segmented_scan_tiles_kernel(Element element, OutputIt output, offset_t n, Op op, segmented_value<AccT>* tile_totals,

@@ -17,12 +17,4 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
                                   access);
 }
 
-// out[i] = in[i] for i < count, grid-stride: moves the rejected items of an in-place partition from
-// temporary storage behind the selected ones.
-template <class InputIt, class OutputIt>
-__global__ void __launch_bounds__(256) copy_kernel(InputIt in, OutputIt out, offset_t count) {
-  const offset_t stride = static_cast<offset_t>(gridDim.x) * blockDim.x;
-  for (offset_t i = static_cast<offset_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) out[i] = in[i];
-}
-
 }  // namespace fastscan::detail

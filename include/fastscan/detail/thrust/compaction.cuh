@@ -12,7 +12,7 @@
 
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_select.cuh>
-#include <fastscan/detail/thrust/scan.cuh>
+#include <fastscan/detail/thrust/launch.cuh>
 
 #include <thrust/functional.h>
 #include <thrust/iterator/iterator_traits.h>

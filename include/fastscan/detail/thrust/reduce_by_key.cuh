@@ -5,22 +5,15 @@
 // last key and the reduction of its values, accumulated in the values' value type; the default
 // operator is plus over the values output's value type (the input's, for an output iterator such as
 // discard_iterator). Like Thrust's, it waits for the number of runs, which the returned iterators need.
-// The _deterministic policies keep their promise of the same bits on every run: a deterministic scan
-// by key into temporary storage, then each run's last element compacted (two launches, about twice
-// the traffic).
+// The _deterministic policies keep their promise of the same bits on every run (two steps, about twice
+// the traffic: dispatch/dispatch_reduce_by_key.cuh).
 
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_reduce_by_key.cuh>
-#include <fastscan/detail/thrust/compaction.cuh>
-#include <fastscan/detail/thrust/scan.cuh>
-#include <fastscan/detail/thrust/scan_by_key.cuh>
-#include <fastscan/detail/uninitialized.cuh>
+#include <fastscan/detail/thrust/launch.cuh>
 
-#include <thrust/functional.h>
-#include <thrust/iterator/iterator_traits.h>
-#include <thrust/detail/temporary_array.h>
 #include <thrust/detail/type_traits/iterator/is_output_iterator.h>
-#include <thrust/iterator/zip_iterator.h>
+#include <thrust/iterator/iterator_traits.h>
 #include <thrust/pair.h>
 #include <thrust/reduce.h>
 
@@ -35,34 +28,18 @@ template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class Ke
 thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
                                                KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
                                                ValuesOut values_output, Pred binary_pred, Op binary_op) {
-  Derived& derived = static_cast<Derived&>(policy);
-  const offset_t n = checked_length<Algorithm>(derived, keys_first, keys_last, "reduce_by_key");
-  using acc_t = thrust::detail::it_value_t<ValuesIt>;
-  if constexpr (Algorithm::template tuning<acc_t>::strategy != multi_block::single_pass) {
-    // Thrust leaves this storage raw for trivially copy-constructible types: written by construction.
-    thrust::detail::temporary_array<acc_t, Derived> scanned(derived, n);
-    run_scan_by_key<scan_kind::inclusive, acc_t>(policy, keys_first, keys_last, values_first,
-                                                 raw_output(thrust::raw_pointer_cast(scanned.data())), binary_pred,
-                                                 binary_op, acc_t{}, "reduce_by_key");
-    const auto items = thrust::make_zip_iterator(keys_first, scanned.begin());
-    using selector_t = select_run_tails<KeysIt, callable<Pred>>;
-    const offset_t runs = run_select(policy, items, items + n, selector_t{keys_first, n, make_callable(binary_pred)},
-                                     thrust::make_zip_iterator(keys_output, values_output), no_output{},
-                                     "reduce_by_key");
-    return {keys_output + runs, values_output + runs};
-  } else {
-    const auto pred = make_callable(binary_pred);
-    const auto op = make_callable(binary_op);
-    offset_t runs = 0;
-    launch(
-        policy, n,
-        [&](temp_arena& arena, cudaStream_t stream) {
-          return dispatch_reduce_by_key<Algorithm>(arena, keys_first, values_first, keys_output, values_output, n,
-                                                   pred, op, stream, runs);
-        },
-        "reduce_by_key");
-    return {keys_output + runs, values_output + runs};
-  }
+  const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), keys_first, keys_last, "reduce_by_key");
+  const auto pred = make_callable(binary_pred);
+  const auto op = make_callable(binary_op);
+  offset_t runs = 0;
+  launch(
+      policy, n,
+      [&](temp_arena& arena, cudaStream_t stream) {
+        return dispatch_reduce_by_key<Algorithm>(arena, keys_first, values_first, keys_output, values_output, n, pred,
+                                                 op, stream, runs);
+      },
+      "reduce_by_key");
+  return {keys_output + runs, values_output + runs};
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred>

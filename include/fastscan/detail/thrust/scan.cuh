@@ -11,77 +11,17 @@
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_scan.cuh>
+#include <fastscan/detail/thrust/launch.cuh>
 #include <fastscan/detail/thrust/temporary_buffer.cuh>
-#include <fastscan/execution_policy.cuh>
 
-#include <thrust/detail/temporary_array.h>
-#include <thrust/distance.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/iterator/transform_iterator.h>
-#include <thrust/system/cuda/detail/util.h>
-#include <thrust/system/cuda/error.h>
-#include <thrust/system_error.h>
 
 #include <cuda/std/functional>
-#include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
-#include <cstdint>
-#include <string>
-
 namespace fastscan::detail {
-
-// Counts scans dispatched to fastscan on this thread: lets tests see, without a GPU, that a Thrust
-// call reached fastscan rather than Thrust's CUDA backend.
-inline unsigned long long& scans_dispatched() {
-  thread_local unsigned long long count = 0;
-  return count;
-}
-
-// Throws as Thrust's CUDA backend does when `status` is an error, naming the policy, the call and the
-// step that failed. The message is built only on failure: a call's host time matters at small n.
-template <class Algorithm, class Derived>
-void throw_if_failed(cudaError_t status, Derived& policy, const char* algorithm_call, const char* step) {
-  if (status != cudaSuccess) {
-    thrust::cuda_cub::throw_on_error(
-        status, (policy_spelling<Algorithm>(policy) + " " + algorithm_call + ": " + step).c_str());
-  }
-}
-
-// The range length, or a clear error for a range whose last precedes its first.
-template <class Algorithm, class Derived, class It>
-offset_t checked_length(Derived& policy, It first, It last, const char* algorithm_call) {
-  const auto distance = ::cuda::std::distance(first, last);
-  if (distance < 0) {
-    throw thrust::system_error(cudaErrorInvalidValue, thrust::cuda_category(),
-                               policy_spelling<Algorithm>(policy) + " " + algorithm_call +
-                                   ": last precedes first (negative range length)");
-  }
-  return static_cast<offset_t>(distance);
-}
-
-// Plans temporary storage with a measuring pass of `dispatch(arena, stream)`, allocates it through the
-// policy (the stream-ordered pool, or the user's allocator), launches, then synchronises as the policy says.
-template <class Derived, class Algorithm, class Dispatch>
-void launch(execution_policy<Derived, Algorithm>& policy, offset_t n, Dispatch&& dispatch, const char* algorithm_call) {
-  ++scans_dispatched();
-  Derived& derived = static_cast<Derived&>(policy);
-  const cudaStream_t stream = thrust::cuda_cub::stream(derived);
-  if (n > 0) {
-    temp_arena plan = temp_arena::measure();
-    throw_if_failed<Algorithm>(dispatch(plan, stream), derived, algorithm_call, "planning temporary storage");
-    if (plan.bytes_used() == 0) {  // a single-pass scan whose tile statuses need no per-call storage
-      temp_arena arena = temp_arena::over(nullptr, plan);
-      throw_if_failed<Algorithm>(dispatch(arena, stream), derived, algorithm_call, "launching the scan kernel");
-    } else {
-      thrust::detail::temporary_array<std::uint8_t, Derived> storage(derived, plan.bytes_used());
-      temp_arena arena = temp_arena::over(thrust::raw_pointer_cast(storage.data()), plan);
-      throw_if_failed<Algorithm>(dispatch(arena, stream), derived, algorithm_call, "launching the scan kernels");
-    }
-  }
-  throw_if_failed<Algorithm>(thrust::cuda_cub::synchronize_optional(derived), derived, algorithm_call, "failed to synchronize");
-}
 
 template <scan_kind Kind, class AccT, class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
 OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Op op,

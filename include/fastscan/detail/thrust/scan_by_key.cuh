@@ -4,39 +4,16 @@
 // backend: inclusive accumulates in the values' value type, exclusive in the init's type; the
 // defaults are equal_to<> and plus<>, and value_type{} as init.
 
-#include <fastscan/detail/segmented.cuh>
-#include <fastscan/detail/thrust/scan.cuh>
+#include <fastscan/detail/backward.cuh>
+#include <fastscan/detail/callable.cuh>
+#include <fastscan/detail/dispatch/dispatch_scan_by_key.cuh>
+#include <fastscan/detail/thrust/launch.cuh>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/iterator_traits.h>
 
 #include <cuda/std/functional>
 
 namespace fastscan::detail {
-
-// A scan by key of `n` elements on `stream` with the algorithm's segmented strategy: the dispatch both
-// the Thrust overloads and device_scan call (the iterators are native ones, see backward.cuh).
-template <class Algorithm, scan_kind Kind, class AccT, class KeysIt, class ValuesIt, class OutputIt, class Pred,
-          class Op>
-cudaError_t dispatch_scan_by_key(temp_arena& arena, KeysIt keys, ValuesIt values, OutputIt output, offset_t n,
-                                 callable<Pred> const& pred, callable<Op> const& op, AccT const& init,
-                                 cudaStream_t stream) {
-  using element_t = by_key_element<Kind, AccT, KeysIt, ValuesIt, callable<Pred>, callable<Op>>;
-  const element_t element{keys, values, pred, op, init};
-  auto input = thrust::make_transform_iterator(thrust::counting_iterator<offset_t>(0), element);
-  const by_key_output<Kind, AccT, OutputIt, element_t> pair_output{output, element};
-  using pair_t = segmented_value<AccT>;
-  using tuning = typename Algorithm::template tuning<AccT>;
-  if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel &&
-                tuning::strategy == multi_block::single_pass) {
-    return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
-  } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
-    return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
-  } else {
-    return dispatch_scan<Algorithm, Kind, pair_t>(arena, input, pair_output, n, segmented_op<callable<Op>>{op},
-                                                  none<pair_t>(), stream);
-  }
-}
 
 template <scan_kind Kind, class AccT, class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt,
           class Pred, class Op>

@@ -12,7 +12,7 @@
 // radix-sorts with CUB) and values that are not trivially copyable.
 
 #include <fastscan/detail/dispatch/dispatch_radix_sort.cuh>
-#include <fastscan/detail/thrust/scan.cuh>
+#include <fastscan/detail/thrust/launch.cuh>
 
 #include <thrust/detail/trivial_sequence.h>
 #include <thrust/functional.h>

@@ -1,0 +1,50 @@
+#pragma once
+// Host side of the single-pass look-back's tile state (agent/single_pass_lookback.cuh), for every driver
+// that uses it (scans, scans by key, compaction, reduce_by_key): the statuses come from the stream's
+// tile-state buffer (tile_state_registry.cuh), or, while the stream is being captured into a graph, from
+// the call's temporary storage zeroed by a memset node. The fenced status format keeps its values in
+// temporary storage.
+
+#include <fastscan/detail/agent/single_pass_lookback.cuh>
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/dispatch/temp_arena.cuh>
+#include <fastscan/detail/dispatch/tile_state_registry.cuh>
+
+#include <cstddef>
+
+namespace fastscan::detail {
+
+// Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles, then calls
+// launch(state), which returns the launch's status.
+template <class T, class Launch>
+cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, Launch&& launch) {
+  tile_state<T> state{};
+  if (tiles == 1) return arena.measuring() ? cudaSuccess : launch(state);  // one block: no statuses
+
+  bool captured = false;
+  FASTSCAN_CUDA_TRY(arena.stream_captured(stream, captured));
+  tile_slot* captured_slots = captured ? arena.allocate<tile_slot>(static_cast<std::size_t>(tiles + 1)) : nullptr;
+  if constexpr (tile_state<T>::format == status_format::fenced) {
+    state.aggregates = arena.allocate<T>(static_cast<std::size_t>(tiles));
+    state.inclusives = arena.allocate<T>(static_cast<std::size_t>(tiles));
+  }
+  if (arena.measuring()) return cudaSuccess;
+
+  if (captured) {
+    FASTSCAN_CUDA_TRY(cudaMemsetAsync(captured_slots, 0, static_cast<std::size_t>(tiles + 1) * sizeof(tile_slot), stream));
+    state.slots = captured_slots;
+    state.first_ticket = 0;
+    state.tag = 1;
+    return launch(state);
+  }
+  tile_state_lease lease;
+  FASTSCAN_CUDA_TRY(lease_tile_state(stream, tiles, lease));
+  state.slots = lease.slots;
+  state.first_ticket = lease.first_ticket;
+  state.tag = lease.tag;
+  FASTSCAN_CUDA_TRY(launch(state));
+  lease.commit(tiles);
+  return cudaSuccess;
+}
+
+}  // namespace fastscan::detail

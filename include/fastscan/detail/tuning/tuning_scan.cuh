@@ -1,0 +1,116 @@
+#pragma once
+// The scans' tuning: one description per block algorithm. Each gives
+//   name                          the policy's spelling, for messages;
+//   tuning<T>                     the scan's shape for element type T: threads, items_per_thread, vector
+//                                 (consecutive elements a thread holds together, tile_io.cuh),
+//                                 lookback_tiles_per_lane (the look-back reads 32 times this many tiles a
+//                                 round), min_blocks_per_sm (the register budget the tile kernels are
+//                                 compiled for), strategy, segmented, block_scan;
+//   block_scan_for<T, Threads, Items, Vector>
+//                                 its block scan of another shape, which the other families borrow
+//                                 (stream compaction's counts, reduce_by_key's pairs, the sort's digits);
+//   block_scan_takes(threads)     whether that block scan takes a block of `threads` threads;
+//   has_large_tuning<T>, large_tuning<T>, large_scan_items
+//                                 a second shape for large single-pass scans, where one was measured faster.
+// Measurements behind each shape: bench/PERFORMANCE.md, "Tuning choices".
+
+#include <fastscan/detail/block/block_scan_blelloch.cuh>
+#include <fastscan/detail/block/block_scan_hillis_steele.cuh>
+#include <fastscan/detail/block/block_scan_matrix.cuh>
+#include <fastscan/detail/block/block_segmented_scan_matrix.cuh>
+#include <fastscan/detail/tuning/tuning_common.cuh>
+
+namespace fastscan::detail {
+
+// The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
+// thread, 16 for 8-byte elements), rows padded to an odd length, column scanned by one warp, single
+// pass. The template parameters are the paper's ablations, the multi-block strategy (reduce_then_scan:
+// the deterministic flavour), and the block shape and look-back width for tuning experiments.
+template <bool PadRows = true, column_scan Column = column_scan::warp_matrix,
+          multi_block Strategy = multi_block::single_pass, int Threads = 128, int ThreadBytes = 128,
+          int LookbackTilesPerLane = 1>
+struct matrix_algorithm {
+  static constexpr const char* name =
+      Strategy == multi_block::reduce_then_scan ? "fastscan::matrix_deterministic" : "fastscan::matrix";
+
+  template <class T>
+  struct tuning {
+    static constexpr int items_per_thread = matrix_items_per_thread<T, ThreadBytes>();
+    static constexpr int threads = scaled_threads<T>(Threads, items_per_thread, Threads * ThreadBytes);
+    static constexpr int tile_items = threads * items_per_thread;
+    static constexpr int vector = vector_for<T, items_per_thread>();
+    static constexpr int rows = threads;
+    static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
+    static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;  // eight 128-thread blocks
+    static constexpr multi_block strategy = Strategy;
+    static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
+    using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
+    using block_segmented_scan =
+        block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
+  };
+
+  template <class T, int Threads_, int Items = 1, int Vector = 1>
+  using block_scan_for = block_scan_matrix<T, Threads_, Items, Threads_, PadRows, Column, Vector>;
+  static constexpr bool block_scan_takes(int threads) { return threads % 32 == 0; }
+
+  // 8-byte single-pass scans of at least 2^25 elements: 224 threads x 192 bytes (CUB's sm90 shape for
+  // 8-byte types), faster there and slower below.
+  static constexpr offset_t large_scan_items = offset_t{1} << 25;
+  template <class T>
+  static constexpr bool has_large_tuning =
+      sizeof(T) == 8 && Strategy == multi_block::single_pass && Threads == 128 && ThreadBytes == 128;
+  template <class T>
+  using large_tuning = typename matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>::template tuning<T>;
+};
+
+// A block algorithm over plainly striped items (no vectors in its tiles): BlockScan<T, threads, items,
+// vector> on `NominalItems` four-byte items a thread in `NominalThreads` threads (fewer for wider
+// types), two blocks per SM, scans by key over (head, value) pairs; single pass, or scan-then-propagate
+// (the deterministic flavour). Names: the policies' spellings.
+template <template <class, int, int, int> class BlockScan, int NominalThreads, int NominalItems,
+          bool PowerOfTwoThreads, class Names, multi_block Strategy>
+struct striped_algorithm {
+  static constexpr const char* name = Strategy == multi_block::single_pass ? Names::single_pass : Names::deterministic;
+
+  template <class T>
+  struct tuning {
+    static constexpr int items_per_thread = scaled_items_per_thread<T>(NominalItems);
+    static constexpr int threads =
+        scaled_threads<T>(NominalThreads, items_per_thread, NominalThreads * NominalItems * 4);
+    static constexpr int tile_items = threads * items_per_thread;
+    static constexpr int vector = 1;  // Blelloch's conflict-free offsets assume plain striping
+    static constexpr int lookback_tiles_per_lane = 1;
+    static constexpr int min_blocks_per_sm = 2;
+    static constexpr multi_block strategy = Strategy;
+    static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
+    using block_scan = BlockScan<T, threads, items_per_thread, 1>;
+  };
+  template <class T, int Threads, int Items = 1, int Vector = 1>
+  using block_scan_for = BlockScan<T, Threads, Items, Vector>;
+  static constexpr bool block_scan_takes(int threads) {
+    return threads % 32 == 0 && (!PowerOfTwoThreads || (threads & (threads - 1)) == 0);
+  }
+  template <class T>
+  static constexpr bool has_large_tuning = false;
+};
+
+// Blelloch's tree as Harris et al. give it, with their conflict-free offsets: 2048-element tiles of
+// four-byte elements; its tree needs a power-of-two block.
+template <class T, int Threads, int Items, int Vector>
+using conflict_free_blelloch = block_scan_blelloch<T, Threads, Items, true, Vector>;
+struct blelloch_names {
+  static constexpr const char* single_pass = "fastscan::blelloch";
+  static constexpr const char* deterministic = "fastscan::blelloch_deterministic";
+};
+template <multi_block Strategy = multi_block::single_pass>
+using blelloch_algorithm = striped_algorithm<conflict_free_blelloch, 256, 8, true, blelloch_names, Strategy>;
+
+// Hillis-Steele: 1024-element tiles of four-byte elements (10 steps).
+struct hillis_steele_names {
+  static constexpr const char* single_pass = "fastscan::hillis_steele";
+  static constexpr const char* deterministic = "fastscan::hillis_steele_deterministic";
+};
+template <multi_block Strategy = multi_block::single_pass>
+using hillis_steele_algorithm = striped_algorithm<block_scan_hillis_steele, 256, 4, false, hillis_steele_names, Strategy>;
+
+}  // namespace fastscan::detail

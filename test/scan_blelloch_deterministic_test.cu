@@ -1,7 +1,0 @@
-// The scan suite for fastscan::blelloch_deterministic:
-// scan-then-propagate, recursing over the tile totals.
-#include "scan_suite.cuh"
-
-namespace fastscan_test {
-INSTANTIATE_TYPED_TEST_SUITE_P(blelloch_deterministic, scan_suite, blelloch_deterministic_under_test, algorithm_names);
-}  // namespace fastscan_test

@@ -1,6 +1,0 @@
-// The scan suite for fastscan::hillis_steele.
-#include "scan_suite.cuh"
-
-namespace fastscan_test {
-INSTANTIATE_TYPED_TEST_SUITE_P(hillis_steele, scan_suite, hillis_steele_under_test, algorithm_names);
-}  // namespace fastscan_test
