@@ -65,7 +65,8 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout) {
   }
   const std::size_t copy_bytes = (n + n / Run) * (sizeof(int) + sizeof(V)) / 2;  // as many bytes as the call moves
   auto run_once = [&](void* in) {
-    const auto [keys, values] = split(in);
+    int* const keys = split(in).first;  // named, not bound: lambdas capture structured bindings only from C++20
+    V* const values = split(in).second;
     switch (who) {
       case contender::memcpy:
         FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
