@@ -21,6 +21,7 @@ namespace fastscan_bench {
   X(thrust_par, thrust::cuda::par_nosync)                        \
   X(matrix, fastscan::matrix_nosync)                             \
   X(matrix_deterministic, fastscan::matrix_deterministic_nosync) \
+  X(matrix_multi_pass, fastscan::matrix_multi_pass_nosync)       \
   X(blelloch, fastscan::blelloch_nosync)                         \
   X(hillis_steele, fastscan::hillis_steele_nosync)
 // block-shape experiments (threads x bytes a thread): larger blocks holding more per thread, as CUB's
@@ -74,12 +75,14 @@ struct timed_policies {
 // Thrust's backend and fastscan's single-pass policies: the contenders of compaction, sort and reduce_by_key.
 using single_pass_policies =
     timed_policies<contender::thrust_par, contender::matrix, contender::blelloch, contender::hillis_steele>;
-// Those and the deterministic matrix policy: the contenders of the scans.
+// Those and the deterministic matrix policy: the contenders of the scans; and the paper's multi-pass
+// driver, the reference of its ablations.
 using scan_policies = timed_policies<contender::thrust_par, contender::matrix, contender::matrix_deterministic,
                                      contender::blelloch, contender::hillis_steele>;
+using ablation_policies = timed_policies<contender::matrix_multi_pass>;
 
 // The paper's ablations (Fig. 8) as compile-time variants of the matrix policy, on the paper's own
-// reduce-then-scan driver (the deterministic flavour) so that each differs from it in one thing.
+// reduce-then-scan driver (matrix_multi_pass) so that each differs from it in one thing.
 using matrix_no_padding_policy = fastscan::detail::nosync_policy<
     fastscan::detail::matrix_algorithm<false, fastscan::detail::column_scan::warp_matrix,
                                        fastscan::detail::multi_block::reduce_then_scan>>;

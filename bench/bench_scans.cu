@@ -73,6 +73,7 @@ void run_scan(benchmark::State& state, contender who, std::size_t n, layout) {
       default:
         if (scan_policies::call(who, stream, [&](auto policy) { call_policy<Op>(policy, in, out, n); })) break;
         if constexpr (with_ablations(Op, std::is_same_v<T, float>)) {
+          if (ablation_policies::call(who, stream, [&](auto policy) { call_policy<Op>(policy, in, out, n); })) break;
           if (who == contender::matrix_no_padding) call_policy<Op>(matrix_no_padding_policy{}.on(stream), in, out, n);
           if (who == contender::matrix_seq_column) call_policy<Op>(matrix_seq_column_policy{}.on(stream), in, out, n);
           if (who == contender::matrix_srp) call_policy<Op>(matrix_srp_policy{}.on(stream), in, out, n);
@@ -122,7 +123,7 @@ void register_scans(std::vector<std::size_t> const& sizes, bool full) {
   for (std::size_t n : sizes) {
     if (!full && n != (std::size_t{1} << 20) && n != (std::size_t{1} << 24) && n != (std::size_t{1} << 28)) continue;
     register_case("ablation_exclusive", "float", n,
-                  {contender::matrix_deterministic, contender::matrix_no_padding, contender::matrix_seq_column,
+                  {contender::matrix_multi_pass, contender::matrix_no_padding, contender::matrix_seq_column,
                    contender::matrix_srp},
                   2.0 * n * sizeof(float), &run_scan<float, scan_op::exclusive>, layout::best);
   }

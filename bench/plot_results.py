@@ -102,18 +102,18 @@ def main():
     tree = ("tree (blelloch)", "blelloch")
     relative_plot(runs, f"{args.out}/fig6_forward.png", "Forward exclusive scan, float (paper Fig. 6)",
                   [("tree (blelloch)", "exclusive", "blelloch"), ("CUB", "exclusive", "cub"),
-                   ("memcpy", "exclusive", "memcpy"), ("matrix reduce-then-scan", "exclusive", "matrix_deterministic")],
+                   ("memcpy", "exclusive", "memcpy"), ("matrix deterministic", "exclusive", "matrix_deterministic")],
                   ("exclusive", "matrix", "matrix"))
     relative_plot(runs, f"{args.out}/fig7_backward.png", "Backward exclusive scan, float (paper Fig. 7)",
                   [("tree (blelloch)", "exclusive_backward", "blelloch"), ("CUB", "exclusive_backward", "cub"),
                    ("memcpy", "exclusive_backward", "memcpy"),
-                   ("matrix reduce-then-scan", "exclusive_backward", "matrix_deterministic")],
+                   ("matrix deterministic", "exclusive_backward", "matrix_deterministic")],
                   ("exclusive_backward", "matrix", "matrix"))
     relative_plot(runs, f"{args.out}/fig8_ablations.png", "Matrix-scan ablations, float (paper Fig. 8)",
                   [("no padding", "ablation_exclusive", "matrix_no_padding"),
                    ("seq. column", "ablation_exclusive", "matrix_seq_column"),
                    ("sRp", "ablation_exclusive", "matrix_srp")],
-                  ("ablation_exclusive", "matrix_deterministic", "matrix (reduce-then-scan)"))
+                  ("ablation_exclusive", "matrix_multi_pass", "matrix (reduce-then-scan)"))
     for direction, fig in (("", 9), ("backward_", 10)):
         relative_plot(runs, f"{args.out}/fig{fig}_segmented_{direction or 'forward_'}".rstrip("_") + ".png",
                       f"Segmented {'backward' if direction else 'forward'} scan, float (paper Fig. {fig})",
@@ -173,9 +173,9 @@ def main():
     checks = [
         ("tree/matrix forward time (matrix up to 52% faster)", "exclusive", "blelloch", "exclusive", "matrix"),
         ("tree/matrix backward time (up to 59% faster)", "exclusive_backward", "blelloch", "exclusive_backward", "matrix"),
-        ("no padding/matrix time (up to 2.6x slower)", "ablation_exclusive", "matrix_no_padding", "ablation_exclusive", "matrix_deterministic"),
-        ("sRp/matrix time (up to 24% slower)", "ablation_exclusive", "matrix_srp", "ablation_exclusive", "matrix_deterministic"),
-        ("seq. column/matrix time (up to 4.5% slower)", "ablation_exclusive", "matrix_seq_column", "ablation_exclusive", "matrix_deterministic"),
+        ("no padding/matrix time (up to 2.6x slower)", "ablation_exclusive", "matrix_no_padding", "ablation_exclusive", "matrix_multi_pass"),
+        ("sRp/matrix time (up to 24% slower)", "ablation_exclusive", "matrix_srp", "ablation_exclusive", "matrix_multi_pass"),
+        ("seq. column/matrix time (up to 4.5% slower)", "ablation_exclusive", "matrix_seq_column", "ablation_exclusive", "matrix_multi_pass"),
         ("segmented fwd: tree-best/matrix-worst (4.35x)", "incl_by_key_best", "blelloch", "incl_by_key_worst", "matrix"),
         ("segmented fwd: tree-best/matrix-best (5.84x)", "incl_by_key_best", "blelloch", "incl_by_key_best", "matrix"),
         ("segmented bwd: tree-best/matrix-worst (7.85x)", "incl_by_key_backward_best", "blelloch", "incl_by_key_backward_worst", "matrix"),

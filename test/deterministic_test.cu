@@ -1,19 +1,22 @@
-// The deterministic flavours (multi-pass drivers): correct results, and bitwise-identical float results
-// over many repeated runs on adversarial data (magnitudes from 1e-8 to 1e8, both signs, values that
-// cancel), for scans and scans by key. The plain policies' look-back may combine tiles in another
-// order from run to run; these must not.
+// The reproducible drivers (the deterministic single pass and the multi-pass drivers): correct
+// results, and bitwise-identical float results over many repeated runs on adversarial data (magnitudes
+// from 1e-8 to 1e8, both signs, values that cancel), for scans and scans by key, on several streams and
+// host threads at once and in both synchronisation flavours. The plain policies' look-back may combine
+// tiles in another order from run to run; these must not.
 
 #include "common/policies.cuh"
 
 #include <thrust/scan.h>
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 namespace fastscan_test {
 
 template <class Under>
 class deterministic_test : public gpu_test {};
-TYPED_TEST_SUITE(deterministic_test, deterministic_algorithms, algorithm_names);
+TYPED_TEST_SUITE(deterministic_test, reproducible_algorithms, algorithm_names);
 
 // Mixed magnitudes and cancellation: x, then later -x, with small values between.
 std::vector<float> adversarial_floats(std::size_t n, std::uint64_t seed) {
@@ -89,6 +92,89 @@ TYPED_TEST(deterministic_test, FloatBitsIdenticalOverRepeatedRuns) {
         ASSERT_TRUE(bitwise_equal(first_by_key, by_key)) << "scan by key differs in run " << run;
       }
     }
+  }
+}
+
+// One bit pattern for a scan and a scan by key of the same floats, called `calls` times each from two
+// host threads on four streams, alternating blocking and _nosync policies, at sizes around the tile and
+// the look-back window (where the deterministic single pass changes how it folds prefixes).
+TYPED_TEST(deterministic_test, SameBitsOnEveryStreamThreadAndFlavour) {
+  using tuning = typename TypeParam::algorithm::template tuning<float>;
+  const std::size_t tile = tuning::tile_items;
+  const std::size_t window = 32 * static_cast<std::size_t>(tuning::lookback_tiles_per_lane);
+  const int calls = std::getenv("FASTSCAN_TEST_MAX_N") ? 20 : 1000;
+  for (std::size_t n : capped({tile - 1, tile + 1, window * tile, (window + 1) * tile + 1, (window + 2) * tile - 1,
+                               3 * (window + 1) * tile + 17})) {
+    SCOPED_TRACE(n);
+    const auto input = adversarial_floats(n, 7 * n);
+    std::vector<int> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>(i / 3001);
+    const auto d_in = to_device(input);
+    const auto d_keys = to_device(keys);
+    thrust::device_vector<float> d_scan(n), d_by_key(n);
+    thrust::inclusive_scan(TypeParam::blocking, d_in.begin(), d_in.end(), d_scan.begin());
+    thrust::inclusive_scan_by_key(TypeParam::blocking, d_keys.begin(), d_keys.end(), d_in.begin(), d_by_key.begin());
+    const auto expected_scan = to_host(d_scan), expected_by_key = to_host(d_by_key);
+    ASSERT_TRUE(all_close(reference_float_sum<float>(input, std::nullopt, false), expected_scan));
+
+    std::atomic<int> differing{0}, failed{0};
+    auto worker = [&](int thread) {
+      cudaStream_t streams[2];
+      thrust::device_vector<float> scan_out[2] = {thrust::device_vector<float>(n), thrust::device_vector<float>(n)};
+      thrust::device_vector<float> by_key_out[2] = {thrust::device_vector<float>(n), thrust::device_vector<float>(n)};
+      std::vector<float> scan(n), by_key(n);
+      for (auto& s : streams)
+        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) ++failed;
+      for (int call = thread; call < 2 * calls; call += 2) {
+        const int k = call / 2 % 2;
+        const cudaStream_t stream = streams[k];
+        float* out = thrust::raw_pointer_cast(scan_out[k].data());
+        float* by_key_result = thrust::raw_pointer_cast(by_key_out[k].data());
+        cudaMemsetAsync(out, 0xA5, n * sizeof(float), stream);
+        cudaMemsetAsync(by_key_result, 0xA5, n * sizeof(float), stream);
+        if (call / 4 % 2 == 0) {
+          thrust::inclusive_scan(TypeParam::nosync.on(stream), d_in.begin(), d_in.end(), scan_out[k].begin());
+          thrust::inclusive_scan_by_key(TypeParam::nosync.on(stream), d_keys.begin(), d_keys.end(), d_in.begin(),
+                                        by_key_out[k].begin());
+        } else {
+          thrust::inclusive_scan(TypeParam::blocking.on(stream), d_in.begin(), d_in.end(), scan_out[k].begin());
+          thrust::inclusive_scan_by_key(TypeParam::blocking.on(stream), d_keys.begin(), d_keys.end(), d_in.begin(),
+                                        by_key_out[k].begin());
+        }
+        if (cudaMemcpyAsync(scan.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
+            cudaMemcpyAsync(by_key.data(), by_key_result, n * sizeof(float), cudaMemcpyDeviceToHost, stream) !=
+                cudaSuccess ||
+            cudaStreamSynchronize(stream) != cudaSuccess) {
+          ++failed;
+          continue;
+        }
+        if (!bitwise_equal(expected_scan, scan) || !bitwise_equal(expected_by_key, by_key)) ++differing;
+      }
+      for (auto& s : streams) cudaStreamDestroy(s);
+    };
+    std::thread first(worker, 0), second(worker, 1);
+    first.join();
+    second.join();
+    EXPECT_EQ(failed.load(), 0);
+    EXPECT_EQ(differing.load(), 0) << "calls whose bits differ from the first call's, of " << 2 * calls;
+  }
+}
+
+// The largest size the tests allow, a few calls on two streams: the same bits.
+TYPED_TEST(deterministic_test, SameBitsAtTheLargestSize) {
+  if (capped({std::size_t{1} << 28}).empty()) GTEST_SKIP() << "2^28 elements exceed FASTSCAN_TEST_MAX_N";
+  const std::size_t n = std::size_t{1} << 28;
+  const auto input = adversarial_floats(n, 5);
+  const auto d_in = to_device(input);
+  scoped_stream stream;
+  thrust::device_vector<float> first(n), again(n);
+  thrust::inclusive_scan(TypeParam::blocking, d_in.begin(), d_in.end(), first.begin());
+  const auto expected = to_host(first);
+  for (int run = 0; run < 3; ++run) {
+    ASSERT_EQ(cudaMemset(thrust::raw_pointer_cast(again.data()), 0xA5, n * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_in.begin(), d_in.end(), again.begin());
+    ASSERT_TRUE(bitwise_equal(expected, to_host(again))) << "run " << run;
   }
 }
 

@@ -138,6 +138,7 @@ TEST_F(device_scan_test, OtherAlgorithmsMatchCub) {
   check_sums_against_cub<fastscan::blelloch_algorithm>(blelloch_under_test::tile<int>);
   check_sums_against_cub<fastscan::hillis_steele_algorithm>(hillis_steele_under_test::tile<int>);
   check_sums_against_cub<fastscan::matrix_deterministic_algorithm>(matrix_deterministic_under_test::tile<int>);
+  check_sums_against_cub<fastscan::matrix_multi_pass_algorithm>(matrix_deterministic_under_test::tile<int>);
 }
 
 TEST_F(device_scan_test, TwoPhaseContract) {
@@ -147,7 +148,7 @@ TEST_F(device_scan_test, TwoPhaseContract) {
   const auto before = to_host(out);
   const int* in = thrust::raw_pointer_cast(d_in.data());
   int* o = thrust::raw_pointer_cast(out.data());
-  using deterministic = fastscan::device_scan<fastscan::matrix_deterministic_algorithm>;
+  using deterministic = fastscan::device_scan<fastscan::matrix_multi_pass_algorithm>;
   std::size_t bytes = 0;
   ASSERT_EQ(deterministic::exclusive_sum(nullptr, bytes, in, o, n), cudaSuccess);
   EXPECT_GT(bytes, 1u);  // the reduce-then-scan driver keeps tile totals in it

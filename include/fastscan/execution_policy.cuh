@@ -5,12 +5,15 @@
 //   fastscan::matrix, fastscan::blelloch, fastscan::hillis_steele       blocking, like thrust::cuda::par
 //   fastscan::matrix_nosync, ..._nosync                                 like thrust::cuda::par_nosync
 //   fastscan::matrix_deterministic, ..._deterministic(_nosync)          bitwise-identical results run to run
+//   fastscan::matrix_multi_pass, ..._multi_pass(_nosync)                the papers' multi-pass drivers
 //   policy.on(stream), policy(allocator), policy(allocator).on(stream)
 //
-// The plain policies scan in a single pass (decoupled look-back): the fastest, but which earlier tiles'
-// totals a tile combines depends on timing, so floating-point results may differ in the last bits from
-// run to run (as with CUB's scans). The _deterministic policies use the multi-pass drivers, whose order
-// of combination is fixed: the same input gives the same bits every time.
+// The plain policies scan in a single pass (decoupled look-back): which earlier tiles' totals a tile
+// combines depends on timing, so floating-point results may differ in the last bits from run to run
+// (as with CUB's scans). The _deterministic policies run the same single pass with each tile's prefix
+// combined in a shape fixed by the tile's index: the same input gives the same bits every time. The
+// _multi_pass policies are the papers' multi-pass drivers (matrix: reduce-then-scan; the trees:
+// scan-then-propagate), deterministic too, kept for the papers' experiments.
 
 #include <fastscan/detail/tuning/tuning_scan.cuh>
 
@@ -91,30 +94,32 @@ std::string policy_spelling(Derived& policy) {
 
 }  // namespace detail
 
-// Every flavour of a block algorithm's policies from one description: its single-pass algorithm and
-// (the rest of the arguments) its deterministic one. For `name` this declares the policy types name_policy, name_nosync_policy,
-// name_deterministic_policy, name_deterministic_nosync_policy, their objects (name, name_nosync, ...),
-// and the algorithm types device_scan takes (name_algorithm, name_deterministic_algorithm).
-#define FASTSCAN_DECLARE_POLICIES(name, single_pass, ...)                                       \
-  using name##_algorithm = single_pass;                                                         \
-  using name##_deterministic_algorithm = __VA_ARGS__;                                           \
-  using name##_policy = detail::blocking_policy<name##_algorithm>;                              \
-  using name##_nosync_policy = detail::nosync_policy<name##_algorithm>;                         \
-  using name##_deterministic_policy = detail::blocking_policy<name##_deterministic_algorithm>;  \
+// Every flavour of a block algorithm's policies from one description, its drivers (tuning_scan.cuh).
+// For `name` this declares the policy types name_policy, name_nosync_policy,
+// name_deterministic_policy, name_deterministic_nosync_policy, name_multi_pass_policy,
+// name_multi_pass_nosync_policy, their objects (name, name_nosync, ...), and the algorithm types
+// device_scan takes (name_algorithm, name_deterministic_algorithm, name_multi_pass_algorithm).
+#define FASTSCAN_DECLARE_POLICIES(name, drivers)                                                    \
+  using name##_algorithm = drivers::single_pass;                                                    \
+  using name##_deterministic_algorithm = drivers::deterministic;                                    \
+  using name##_multi_pass_algorithm = drivers::multi_pass;                                          \
+  using name##_policy = detail::blocking_policy<name##_algorithm>;                                  \
+  using name##_nosync_policy = detail::nosync_policy<name##_algorithm>;                             \
+  using name##_deterministic_policy = detail::blocking_policy<name##_deterministic_algorithm>;      \
   using name##_deterministic_nosync_policy = detail::nosync_policy<name##_deterministic_algorithm>; \
-  inline constexpr name##_policy name{};                                                        \
-  inline constexpr name##_nosync_policy name##_nosync{};                                        \
-  inline constexpr name##_deterministic_policy name##_deterministic{};                          \
-  inline constexpr name##_deterministic_nosync_policy name##_deterministic_nosync{};
+  using name##_multi_pass_policy = detail::blocking_policy<name##_multi_pass_algorithm>;            \
+  using name##_multi_pass_nosync_policy = detail::nosync_policy<name##_multi_pass_algorithm>;       \
+  inline constexpr name##_policy name{};                                                            \
+  inline constexpr name##_nosync_policy name##_nosync{};                                            \
+  inline constexpr name##_deterministic_policy name##_deterministic{};                              \
+  inline constexpr name##_deterministic_nosync_policy name##_deterministic_nosync{};                \
+  inline constexpr name##_multi_pass_policy name##_multi_pass{};                                    \
+  inline constexpr name##_multi_pass_nosync_policy name##_multi_pass_nosync{};
 
-// The block algorithms, one line each (tuning/tuning_scan.cuh describes them).
-FASTSCAN_DECLARE_POLICIES(matrix, detail::matrix_algorithm<>,
-                          detail::matrix_algorithm<true, detail::column_scan::warp_matrix,
-                                                   detail::multi_block::reduce_then_scan>)
-FASTSCAN_DECLARE_POLICIES(blelloch, detail::blelloch_algorithm<>,
-                          detail::blelloch_algorithm<detail::multi_block::scan_then_propagate>)
-FASTSCAN_DECLARE_POLICIES(hillis_steele, detail::hillis_steele_algorithm<>,
-                          detail::hillis_steele_algorithm<detail::multi_block::scan_then_propagate>)
+// The block algorithms, one line each.
+FASTSCAN_DECLARE_POLICIES(matrix, detail::matrix_drivers)
+FASTSCAN_DECLARE_POLICIES(blelloch, detail::blelloch_drivers)
+FASTSCAN_DECLARE_POLICIES(hillis_steele, detail::hillis_steele_drivers)
 
 #undef FASTSCAN_DECLARE_POLICIES
 

@@ -27,11 +27,12 @@ struct algorithm_under_test {
   static std::string name() { return std::string(Algorithm::name).substr(std::string("fastscan::").size()); }
 };
 
-// A block algorithm's two flavours, as test/CMakeLists.txt's block_algorithms lists them.
-template <class SinglePass, class Deterministic>
+// A block algorithm's three drivers, as test/CMakeLists.txt's block_algorithms lists them.
+template <class SinglePass, class Deterministic, class MultiPass>
 struct block_algorithm {
   using single_pass = algorithm_under_test<SinglePass>;
   using deterministic = algorithm_under_test<Deterministic>;
+  using multi_pass = algorithm_under_test<MultiPass>;
 };
 
 // Every block algorithm, from the one list in test/CMakeLists.txt (block_algorithms.cuh is generated
@@ -44,13 +45,16 @@ template <class... Algorithms>
 struct type_lists<std::tuple<Algorithms...>> {
   using single_pass = ::testing::Types<typename Algorithms::single_pass...>;
   using deterministic = ::testing::Types<typename Algorithms::deterministic...>;
-  // Every policy family: each algorithm's single pass, and the multi-pass drivers through the first
-  // algorithm's deterministic flavour.
+  // Every driver that promises the same bits on every run.
+  using reproducible = ::testing::Types<typename Algorithms::deterministic..., typename Algorithms::multi_pass...>;
+  // Every policy family: each algorithm's single pass, and the deterministic single pass through the
+  // first algorithm's.
   using families = ::testing::Types<typename Algorithms::single_pass...,
                                     typename std::tuple_element_t<0, std::tuple<Algorithms...>>::deterministic>;
 };
 using single_pass_algorithms = type_lists<block_algorithms>::single_pass;
 using deterministic_algorithms = type_lists<block_algorithms>::deterministic;
+using reproducible_algorithms = type_lists<block_algorithms>::reproducible;
 using policy_families = type_lists<block_algorithms>::families;
 
 // Names for the tests that single one algorithm out.

@@ -39,7 +39,7 @@ struct agent_single_pass_scan {
     const tile_span tile = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
       io::template prefetch_full<AccT>(input, guess * tile_items, n);
     }), n, tile_items);
-    const single_pass_prefix<AccT, Op, Tuning::lookback_tiles_per_lane> prefix{state, tile.index, !tile.last, op, init};
+    const single_pass_prefix_for<Tuning, AccT, Op> prefix{state, tile.index, !tile.last, op, init};
     AccT items[Tuning::items_per_thread];
     if (tile.valid == tile_items) {
       io::load_full(input, tile.base, items, access);
@@ -135,7 +135,7 @@ struct agent_single_pass_segmented_scan {
     }), n, tile_items);
     const offset_t tile_base = tile.base;
     const int valid = tile.valid;
-    using pair_prefix_t = single_pass_prefix<pair_t, segmented_op<Op>, Tuning::lookback_tiles_per_lane>;
+    using pair_prefix_t = single_pass_prefix_for<Tuning, pair_t, segmented_op<Op>>;
     const pair_prefix_t prefix{state, tile.index, !tile.last, segmented_op<Op>{op}, none<pair_t>()};
     AccT values[items_per_thread];
     unsigned heads = 0;  // bit k: item k starts a segment

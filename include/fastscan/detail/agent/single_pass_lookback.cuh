@@ -27,6 +27,7 @@
 #include <fastscan/detail/agent/tile_draw.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/tuning/tuning_common.cuh>
 #include <fastscan/detail/uninitialized.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
 
@@ -89,6 +90,15 @@ struct tile_state {
   T* inclusives;
   unsigned long long first_ticket;  // the counter's value when this call's first block draws
   std::uint32_t tag;
+  offset_t inclusive_slots;         // deterministic single pass: where the inclusive prefixes' statuses
+                                    // start, after the aggregates' (0: one status a tile)
+
+  // The statuses of the inclusive prefixes (deterministic single pass).
+  __device__ tile_state inclusives_view() const {
+    tile_state view = *this;
+    view.slots += inclusive_slots;
+    return view;
+  }
 
   // Called by one thread: this block's tile, in the order blocks start running.
   __device__ offset_t draw_tile() const {
@@ -248,6 +258,82 @@ struct single_pass_prefix {
     return some<T>(exclusive);
   }
 };
+
+// Called by all 32 lanes of warp 0 of tile `tile` > 0 in the deterministic single pass: the
+// combination of every tile before it, in a shape fixed by `tile` alone. The window is the
+// W = 32 * TilesPerLane tiles before it (lane l: tiles TilesPerLane * l .. nearest first), whose
+// aggregates are folded, each lane's from the farthest to the nearest and then the lanes' in a fixed
+// tree, onto the inclusive prefix of the tile just beyond the window (published by that tile in the
+// same fixed way), or onto the init where the window reaches tile 0. Each tile waits for the one
+// inclusive prefix W + 1 tiles back, so the prefixes advance W + 1 tiles per round trip.
+template <int TilesPerLane, class T, class Op>
+__device__ T fixed_window_look_back(tile_state<T> const& aggregates, offset_t tile, Op const& op, maybe<T> const& init) {
+  constexpr int window = 32 * TilesPerLane;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const offset_t beyond = tile - window - 1;  // the tile whose inclusive prefix the window folds onto
+  tile_status beyond_status[1];
+  T beyond_value[1];
+  if (beyond >= 0) aggregates.inclusives_view().wait_for(beyond, beyond_status, beyond_value);
+  tile_status status[TilesPerLane];
+  T values[TilesPerLane];
+  aggregates.wait_for(tile - 1 - lane * TilesPerLane, status, values);  // tiles before 0 count as published
+  // This lane's tiles before `tile` that exist, folded from the farthest to the nearest.
+  const offset_t nearest = tile - 1 - lane * TilesPerLane;
+  const int count = nearest < 0 ? 0 : nearest + 1 < TilesPerLane ? static_cast<int>(nearest + 1) : TilesPerLane;
+  T value = values[0];
+#pragma unroll
+  for (int j = TilesPerLane - 1; j >= 0; --j) {
+    if (j == count - 1) value = values[j];
+    else if (j < count - 1) value = static_cast<T>(op(value, values[j]));
+  }
+  // Lanes [0, last] hold tiles; fold them in a fixed tree, farther lanes on the left of op.
+  const offset_t lanes_with_tiles = (tile + TilesPerLane - 1) / TilesPerLane;
+  const int last = lanes_with_tiles >= 32 ? 31 : static_cast<int>(lanes_with_tiles) - 1;
+#pragma unroll
+  for (int delta = 1; delta < 32; delta *= 2) {
+    const T farther = shuffle_any<shuffle_from::higher_lane>(value, delta);
+    if (lane + delta <= last) value = static_cast<T>(op(farther, value));
+  }
+  const T folded = shuffle_any<shuffle_from::lane>(value, 0);
+  if (beyond >= 0) return static_cast<T>(op(beyond_value[0], folded));
+  return init.valid ? static_cast<T>(op(init.value, folded)) : folded;
+}
+
+// The prefix callback of the deterministic single pass: publishes the tile's aggregate, folds the
+// window (fixed_window_look_back), and publishes the tile's inclusive prefix with its own status, so
+// a later tile can still read this tile's aggregate. The last tile publishes nothing.
+template <class T, class Op, int TilesPerLane>
+struct deterministic_single_pass_prefix {
+  tile_state<T> state;
+  offset_t tile;
+  bool publishes;
+  Op op;
+  maybe<T> init;
+
+  __device__ maybe<T> operator()(T const& aggregate) const {
+    const bool leader = threadIdx.x % 32 == 0;
+    if (tile == 0) {
+      if (publishes && leader) {
+        state.publish(0, tile_status::aggregate, aggregate);
+        state.inclusives_view().publish(
+            0, tile_status::prefix, init.valid ? static_cast<T>(op(init.value, aggregate)) : aggregate);
+      }
+      return init;
+    }
+    if (publishes && leader) state.publish(tile, tile_status::aggregate, aggregate);
+    const T exclusive = fixed_window_look_back<TilesPerLane>(state, tile, op, init);
+    if (publishes && leader)
+      state.inclusives_view().publish(tile, tile_status::prefix, static_cast<T>(op(exclusive, aggregate)));
+    return some<T>(exclusive);
+  }
+};
+
+// The prefix callback of a single-pass scan with this tuning (plain or deterministic).
+template <class Tuning, class T, class Op>
+using single_pass_prefix_for =
+    std::conditional_t<Tuning::strategy == multi_block::single_pass_deterministic,
+                       deterministic_single_pass_prefix<T, Op, Tuning::lookback_tiles_per_lane>,
+                       single_pass_prefix<T, Op, Tuning::lookback_tiles_per_lane>>;
 
 // The tile this block works on in a single-pass launch: drawn from the call's counter, or 0 when the
 // grid has one block (and no state); prefetching its launch-order guess first where `access` says

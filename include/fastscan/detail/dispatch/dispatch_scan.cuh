@@ -43,7 +43,7 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
 template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 cudaError_t dispatch_scan(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op, maybe<AccT> init,
                           cudaStream_t stream) {
-  if constexpr (Algorithm::template tuning<AccT>::strategy == multi_block::single_pass) {
+  if constexpr (is_single_pass(Algorithm::template tuning<AccT>::strategy)) {
     return dispatch_single_pass<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream);
   } else {
     return dispatch_multi_pass<Algorithm, Kind, AccT>(arena, input, output, n, op, init, stream);

@@ -52,7 +52,7 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_segmented_scan<tuning, AccT>::temp_storage>(
       arena, kernel, tiles, storage)));
-  return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, [&](auto const& state) {
+  return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, status_sets_for(tuning::strategy), [&](auto const& state) {
     kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(element, output, n, op, state, access,
                                                                             storage.place);
     return cudaGetLastError();
@@ -112,8 +112,7 @@ cudaError_t dispatch_scan_by_key(temp_arena& arena, KeysIt keys, ValuesIt values
   const by_key_output<Kind, AccT, OutputIt, element_t> pair_output{output, element};
   using pair_t = segmented_value<AccT>;
   using tuning = typename Algorithm::template tuning<AccT>;
-  if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel &&
-                tuning::strategy == multi_block::single_pass) {
+  if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel && is_single_pass(tuning::strategy)) {
     return dispatch_single_pass_segmented<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);
   } else if constexpr (tuning::segmented == segmented_strategy::segmented_block_kernel) {
     return dispatch_segmented_scan<Algorithm, Kind, AccT>(arena, element, pair_output, n, op, stream);

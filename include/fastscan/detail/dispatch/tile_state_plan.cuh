@@ -9,42 +9,57 @@
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_state_registry.cuh>
+#include <fastscan/detail/tuning/tuning_common.cuh>
 
 #include <cstddef>
 
 namespace fastscan::detail {
 
-// Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles, then calls
-// launch(state), which returns the launch's status.
+// Status sets a tile of a single-pass launch with this strategy publishes: the deterministic single
+// pass keeps each tile's aggregate and its inclusive prefix apart (agent/single_pass_lookback.cuh).
+constexpr int status_sets_for(multi_block strategy) {
+  return strategy == multi_block::single_pass_deterministic ? 2 : 1;
+}
+
+// Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles with
+// `status_sets` statuses a tile, then calls launch(state), which returns the launch's status.
 template <class T, class Launch>
-cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, Launch&& launch) {
+cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, int status_sets, Launch&& launch) {
   tile_state<T> state{};
   if (tiles == 1) return arena.measuring() ? cudaSuccess : launch(state);  // one block: no statuses
 
+  const offset_t slots = status_sets * tiles;  // after the tile counter's slot
   bool captured = false;
   FASTSCAN_CUDA_TRY(arena.stream_captured(stream, captured));
-  tile_slot* captured_slots = captured ? arena.allocate<tile_slot>(static_cast<std::size_t>(tiles + 1)) : nullptr;
+  tile_slot* captured_slots = captured ? arena.allocate<tile_slot>(static_cast<std::size_t>(slots + 1)) : nullptr;
   if constexpr (tile_state<T>::format == status_format::fenced) {
     state.aggregates = arena.allocate<T>(static_cast<std::size_t>(tiles));
     state.inclusives = arena.allocate<T>(static_cast<std::size_t>(tiles));
   }
   if (arena.measuring()) return cudaSuccess;
+  state.inclusive_slots = status_sets > 1 ? tiles : 0;
 
   if (captured) {
-    FASTSCAN_CUDA_TRY(cudaMemsetAsync(captured_slots, 0, static_cast<std::size_t>(tiles + 1) * sizeof(tile_slot), stream));
+    FASTSCAN_CUDA_TRY(cudaMemsetAsync(captured_slots, 0, static_cast<std::size_t>(slots + 1) * sizeof(tile_slot), stream));
     state.slots = captured_slots;
     state.first_ticket = 0;
     state.tag = 1;
     return launch(state);
   }
   tile_state_lease lease;
-  FASTSCAN_CUDA_TRY(lease_tile_state(stream, tiles, lease));
+  FASTSCAN_CUDA_TRY(lease_tile_state(stream, slots, lease));
   state.slots = lease.slots;
   state.first_ticket = lease.first_ticket;
   state.tag = lease.tag;
   FASTSCAN_CUDA_TRY(launch(state));
-  lease.commit(tiles);
+  lease.commit(tiles);  // the tiles drawn from the counter
   return cudaSuccess;
+}
+
+// One status a tile (the plain single pass, compaction, reduce_by_key).
+template <class T, class Launch>
+cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, Launch&& launch) {
+  return with_tile_state<T>(arena, tiles, stream, 1, static_cast<Launch&&>(launch));
 }
 
 }  // namespace fastscan::detail

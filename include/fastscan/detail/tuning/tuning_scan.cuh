@@ -22,16 +22,23 @@
 
 namespace fastscan::detail {
 
+// The deterministic single pass's look-back window: 32 times this many tiles before each tile, folded
+// in a fixed shape onto the inclusive prefix of the tile just beyond it.
+inline constexpr int deterministic_window_tiles_per_lane = 4;
+
 // The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
 // thread, 16 for 8-byte elements), rows padded to an odd length, column scanned by one warp, single
-// pass. The template parameters are the paper's ablations, the multi-block strategy (reduce_then_scan:
-// the deterministic flavour), and the block shape and look-back width for tuning experiments.
+// pass. The template parameters are the paper's ablations, the multi-block strategy (single-pass
+// deterministic; reduce_then_scan: the paper's own multi-pass driver), and the block shape and
+// look-back width for tuning experiments.
 template <bool PadRows = true, column_scan Column = column_scan::warp_matrix,
           multi_block Strategy = multi_block::single_pass, int Threads = 128, int ThreadBytes = 128,
           int LookbackTilesPerLane = 1>
 struct matrix_algorithm {
-  static constexpr const char* name =
-      Strategy == multi_block::reduce_then_scan ? "fastscan::matrix_deterministic" : "fastscan::matrix";
+  static constexpr const char* name = Strategy == multi_block::single_pass               ? "fastscan::matrix"
+                                      : Strategy == multi_block::single_pass_deterministic ? "fastscan::matrix_deterministic"
+                                      : Strategy == multi_block::reduce_then_scan          ? "fastscan::matrix_multi_pass"
+                                                                                           : "fastscan::matrix_scan_then_propagate";
 
   template <class T>
   struct tuning {
@@ -40,7 +47,8 @@ struct matrix_algorithm {
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = vector_for<T, items_per_thread>();
     static constexpr int rows = threads;
-    static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
+    static constexpr int lookback_tiles_per_lane =
+        Strategy == multi_block::single_pass_deterministic ? deterministic_window_tiles_per_lane : LookbackTilesPerLane;
     static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;  // eight 128-thread blocks
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
@@ -58,19 +66,21 @@ struct matrix_algorithm {
   static constexpr offset_t large_scan_items = offset_t{1} << 25;
   template <class T>
   static constexpr bool has_large_tuning =
-      sizeof(T) == 8 && Strategy == multi_block::single_pass && Threads == 128 && ThreadBytes == 128;
+      sizeof(T) == 8 && is_single_pass(Strategy) && Threads == 128 && ThreadBytes == 128;
   template <class T>
   using large_tuning = typename matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>::template tuning<T>;
 };
 
 // A block algorithm over plainly striped items (no vectors in its tiles): BlockScan<T, threads, items,
 // vector> on `NominalItems` four-byte items a thread in `NominalThreads` threads (fewer for wider
-// types), two blocks per SM, scans by key over (head, value) pairs; single pass, or scan-then-propagate
-// (the deterministic flavour). Names: the policies' spellings.
+// types), two blocks per SM, scans by key over (head, value) pairs; single pass (plain or deterministic),
+// or scan-then-propagate (the multi-pass flavour). Names: the policies' spellings.
 template <template <class, int, int, int> class BlockScan, int NominalThreads, int NominalItems,
           bool PowerOfTwoThreads, class Names, multi_block Strategy>
 struct striped_algorithm {
-  static constexpr const char* name = Strategy == multi_block::single_pass ? Names::single_pass : Names::deterministic;
+  static constexpr const char* name = Strategy == multi_block::single_pass               ? Names::single_pass
+                                      : Strategy == multi_block::single_pass_deterministic ? Names::deterministic
+                                                                                           : Names::multi_pass;
 
   template <class T>
   struct tuning {
@@ -79,7 +89,8 @@ struct striped_algorithm {
         scaled_threads<T>(NominalThreads, items_per_thread, NominalThreads * NominalItems * 4);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;  // Blelloch's conflict-free offsets assume plain striping
-    static constexpr int lookback_tiles_per_lane = 1;
+    static constexpr int lookback_tiles_per_lane =
+        Strategy == multi_block::single_pass_deterministic ? deterministic_window_tiles_per_lane : 1;
     static constexpr int min_blocks_per_sm = 2;
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
@@ -101,6 +112,7 @@ using conflict_free_blelloch = block_scan_blelloch<T, Threads, Items, true, Vect
 struct blelloch_names {
   static constexpr const char* single_pass = "fastscan::blelloch";
   static constexpr const char* deterministic = "fastscan::blelloch_deterministic";
+  static constexpr const char* multi_pass = "fastscan::blelloch_multi_pass";
 };
 template <multi_block Strategy = multi_block::single_pass>
 using blelloch_algorithm = striped_algorithm<conflict_free_blelloch, 256, 8, true, blelloch_names, Strategy>;
@@ -109,8 +121,26 @@ using blelloch_algorithm = striped_algorithm<conflict_free_blelloch, 256, 8, tru
 struct hillis_steele_names {
   static constexpr const char* single_pass = "fastscan::hillis_steele";
   static constexpr const char* deterministic = "fastscan::hillis_steele_deterministic";
+  static constexpr const char* multi_pass = "fastscan::hillis_steele_multi_pass";
 };
 template <multi_block Strategy = multi_block::single_pass>
 using hillis_steele_algorithm = striped_algorithm<block_scan_hillis_steele, 256, 4, false, hillis_steele_names, Strategy>;
+
+// Each block algorithm's three drivers, as the policies name them (execution_policy.cuh).
+struct matrix_drivers {
+  using single_pass = matrix_algorithm<>;
+  using deterministic = matrix_algorithm<true, column_scan::warp_matrix, multi_block::single_pass_deterministic>;
+  using multi_pass = matrix_algorithm<true, column_scan::warp_matrix, multi_block::reduce_then_scan>;
+};
+struct blelloch_drivers {
+  using single_pass = blelloch_algorithm<>;
+  using deterministic = blelloch_algorithm<multi_block::single_pass_deterministic>;
+  using multi_pass = blelloch_algorithm<multi_block::scan_then_propagate>;
+};
+struct hillis_steele_drivers {
+  using single_pass = hillis_steele_algorithm<>;
+  using deterministic = hillis_steele_algorithm<multi_block::single_pass_deterministic>;
+  using multi_pass = hillis_steele_algorithm<multi_block::scan_then_propagate>;
+};
 
 }  // namespace fastscan::detail
