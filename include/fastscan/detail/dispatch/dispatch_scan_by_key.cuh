@@ -52,7 +52,7 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_segmented_scan<tuning, AccT>::temp_storage>(
       arena, kernel, tiles, storage)));
-  return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, status_sets_for(tuning::strategy), [&](auto const& state) {
+  return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, keeps_group_statuses(tuning::strategy), [&](auto const& state) {
     kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(element, output, n, op, state, access,
                                                                             storage.place);
     return cudaGetLastError();

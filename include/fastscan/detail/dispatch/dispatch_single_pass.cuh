@@ -33,7 +33,7 @@ cudaError_t dispatch_single_pass_tuned(temp_arena& arena, InputIt input, OutputI
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_scan<tuning, AccT>::temp_storage>(arena, kernel,
                                                                                                    tiles, storage)));
-  return with_tile_state<AccT>(arena, tiles, stream, status_sets_for(tuning::strategy), [&](tile_state<AccT> const& state) {
+  return with_tile_state<AccT>(arena, tiles, stream, keeps_group_statuses(tuning::strategy), [&](tile_state<AccT> const& state) {
     kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(input, output, n, op, init, state,
                                                                             access, storage.place);
     return cudaGetLastError();

@@ -15,29 +15,30 @@
 
 namespace fastscan::detail {
 
-// Status sets a tile of a single-pass launch with this strategy publishes: the deterministic single
-// pass keeps each tile's aggregate and its inclusive prefix apart (agent/single_pass_lookback.cuh).
-constexpr int status_sets_for(multi_block strategy) {
-  return strategy == multi_block::single_pass_deterministic ? 2 : 1;
-}
+// The deterministic single pass also keeps a status for each group of tiles and for each group's
+// inclusive prefix (agent/single_pass_lookback.cuh: deterministic_single_pass_prefix).
+constexpr bool keeps_group_statuses(multi_block strategy) { return strategy == multi_block::single_pass_deterministic; }
 
-// Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles with
-// `status_sets` statuses a tile, then calls launch(state), which returns the launch's status.
+// Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles, with group
+// statuses after the tiles' where `groups` says, then calls launch(state), which returns the launch's status.
 template <class T, class Launch>
-cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, int status_sets, Launch&& launch) {
+cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, bool groups, Launch&& launch) {
   tile_state<T> state{};
   if (tiles == 1) return arena.measuring() ? cudaSuccess : launch(state);  // one block: no statuses
 
-  const offset_t slots = status_sets * tiles;  // after the tile counter's slot
+  constexpr offset_t group_tiles = 32;  // deterministic_single_pass_prefix::group_tiles
+  const offset_t group_count = groups ? (tiles + group_tiles - 1) / group_tiles : 0;
+  const offset_t slots = tiles + 2 * group_count;  // after the tile counter's slot
   bool captured = false;
   FASTSCAN_CUDA_TRY(arena.stream_captured(stream, captured));
   tile_slot* captured_slots = captured ? arena.allocate<tile_slot>(static_cast<std::size_t>(slots + 1)) : nullptr;
   if constexpr (tile_state<T>::format == status_format::fenced) {
-    state.aggregates = arena.allocate<T>(static_cast<std::size_t>(tiles));
-    state.inclusives = arena.allocate<T>(static_cast<std::size_t>(tiles));
+    state.aggregates = arena.allocate<T>(static_cast<std::size_t>(slots));
+    state.inclusives = arena.allocate<T>(static_cast<std::size_t>(slots));
   }
   if (arena.measuring()) return cudaSuccess;
-  state.inclusive_slots = status_sets > 1 ? tiles : 0;
+  state.group_slots = groups ? tiles : 0;
+  state.groups = group_count;
 
   if (captured) {
     FASTSCAN_CUDA_TRY(cudaMemsetAsync(captured_slots, 0, static_cast<std::size_t>(slots + 1) * sizeof(tile_slot), stream));
@@ -59,7 +60,7 @@ cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stre
 // One status a tile (the plain single pass, compaction, reduce_by_key).
 template <class T, class Launch>
 cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, Launch&& launch) {
-  return with_tile_state<T>(arena, tiles, stream, 1, static_cast<Launch&&>(launch));
+  return with_tile_state<T>(arena, tiles, stream, false, static_cast<Launch&&>(launch));
 }
 
 }  // namespace fastscan::detail

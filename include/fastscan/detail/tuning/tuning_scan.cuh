@@ -22,10 +22,6 @@
 
 namespace fastscan::detail {
 
-// The deterministic single pass's look-back window: 32 times this many tiles before each tile, folded
-// in a fixed shape onto the inclusive prefix of the tile just beyond it.
-inline constexpr int deterministic_window_tiles_per_lane = 4;
-
 // The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
 // thread, 16 for 8-byte elements), rows padded to an odd length, column scanned by one warp, single
 // pass. The template parameters are the paper's ablations, the multi-block strategy (single-pass
@@ -47,8 +43,7 @@ struct matrix_algorithm {
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = vector_for<T, items_per_thread>();
     static constexpr int rows = threads;
-    static constexpr int lookback_tiles_per_lane =
-        Strategy == multi_block::single_pass_deterministic ? deterministic_window_tiles_per_lane : LookbackTilesPerLane;
+    static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
     static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;  // eight 128-thread blocks
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
@@ -89,8 +84,7 @@ struct striped_algorithm {
         scaled_threads<T>(NominalThreads, items_per_thread, NominalThreads * NominalItems * 4);
     static constexpr int tile_items = threads * items_per_thread;
     static constexpr int vector = 1;  // Blelloch's conflict-free offsets assume plain striping
-    static constexpr int lookback_tiles_per_lane =
-        Strategy == multi_block::single_pass_deterministic ? deterministic_window_tiles_per_lane : 1;
+    static constexpr int lookback_tiles_per_lane = 1;
     static constexpr int min_blocks_per_sm = 2;
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
