@@ -9,6 +9,7 @@
 // is the matrix scan by key: the paper's segmented block kernel (Fig. 5) for tiles holding a head, the
 // plain block scan for tiles inside one segment, both behind the same look-back over pairs.
 
+#include <fastscan/detail/agent/deterministic_lookback.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/segmented.cuh>

@@ -16,7 +16,7 @@
 namespace fastscan::detail {
 
 // The deterministic single pass also keeps a status for each group of tiles and for each group's
-// inclusive prefix (agent/single_pass_lookback.cuh: deterministic_single_pass_prefix).
+// inclusive prefix (agent/deterministic_lookback.cuh: deterministic_single_pass_prefix).
 constexpr bool keeps_group_statuses(multi_block strategy) { return strategy == multi_block::single_pass_deterministic; }
 
 // Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles, with group

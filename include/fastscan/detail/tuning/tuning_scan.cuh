@@ -69,13 +69,14 @@ struct matrix_algorithm {
 // A block algorithm over plainly striped items (no vectors in its tiles): BlockScan<T, threads, items,
 // vector> on `NominalItems` four-byte items a thread in `NominalThreads` threads (fewer for wider
 // types), two blocks per SM, scans by key over (head, value) pairs; single pass (plain or deterministic),
-// or scan-then-propagate (the multi-pass flavour). Names: the policies' spellings.
+// or scan-then-propagate (the multi-pass flavour). Names: the policies' spellings (single pass,
+// deterministic, multi-pass).
 template <template <class, int, int, int> class BlockScan, int NominalThreads, int NominalItems,
-          bool PowerOfTwoThreads, class Names, multi_block Strategy>
+          bool PowerOfTwoThreads, auto const& Names, multi_block Strategy>
 struct striped_algorithm {
-  static constexpr const char* name = Strategy == multi_block::single_pass               ? Names::single_pass
-                                      : Strategy == multi_block::single_pass_deterministic ? Names::deterministic
-                                                                                           : Names::multi_pass;
+  static constexpr const char* name = Names[Strategy == multi_block::single_pass                 ? 0
+                                            : Strategy == multi_block::single_pass_deterministic ? 1
+                                                                                                 : 2];
 
   template <class T>
   struct tuning {
@@ -103,38 +104,28 @@ struct striped_algorithm {
 // four-byte elements; its tree needs a power-of-two block.
 template <class T, int Threads, int Items, int Vector>
 using conflict_free_blelloch = block_scan_blelloch<T, Threads, Items, true, Vector>;
-struct blelloch_names {
-  static constexpr const char* single_pass = "fastscan::blelloch";
-  static constexpr const char* deterministic = "fastscan::blelloch_deterministic";
-  static constexpr const char* multi_pass = "fastscan::blelloch_multi_pass";
-};
+inline constexpr const char* blelloch_names[] = {"fastscan::blelloch", "fastscan::blelloch_deterministic",
+                                                  "fastscan::blelloch_multi_pass"};
 template <multi_block Strategy = multi_block::single_pass>
 using blelloch_algorithm = striped_algorithm<conflict_free_blelloch, 256, 8, true, blelloch_names, Strategy>;
 
 // Hillis-Steele: 1024-element tiles of four-byte elements (10 steps).
-struct hillis_steele_names {
-  static constexpr const char* single_pass = "fastscan::hillis_steele";
-  static constexpr const char* deterministic = "fastscan::hillis_steele_deterministic";
-  static constexpr const char* multi_pass = "fastscan::hillis_steele_multi_pass";
-};
+inline constexpr const char* hillis_steele_names[] = {"fastscan::hillis_steele", "fastscan::hillis_steele_deterministic",
+                                                       "fastscan::hillis_steele_multi_pass"};
 template <multi_block Strategy = multi_block::single_pass>
 using hillis_steele_algorithm = striped_algorithm<block_scan_hillis_steele, 256, 4, false, hillis_steele_names, Strategy>;
 
 // Each block algorithm's three drivers, as the policies name them (execution_policy.cuh).
-struct matrix_drivers {
-  using single_pass = matrix_algorithm<>;
-  using deterministic = matrix_algorithm<true, column_scan::warp_matrix, multi_block::single_pass_deterministic>;
-  using multi_pass = matrix_algorithm<true, column_scan::warp_matrix, multi_block::reduce_then_scan>;
+template <template <multi_block> class Algorithm, multi_block MultiPass>
+struct drivers_of {
+  using single_pass = Algorithm<multi_block::single_pass>;
+  using deterministic = Algorithm<multi_block::single_pass_deterministic>;
+  using multi_pass = Algorithm<MultiPass>;
 };
-struct blelloch_drivers {
-  using single_pass = blelloch_algorithm<>;
-  using deterministic = blelloch_algorithm<multi_block::single_pass_deterministic>;
-  using multi_pass = blelloch_algorithm<multi_block::scan_then_propagate>;
-};
-struct hillis_steele_drivers {
-  using single_pass = hillis_steele_algorithm<>;
-  using deterministic = hillis_steele_algorithm<multi_block::single_pass_deterministic>;
-  using multi_pass = hillis_steele_algorithm<multi_block::scan_then_propagate>;
-};
+template <multi_block Strategy>
+using matrix_with = matrix_algorithm<true, column_scan::warp_matrix, Strategy>;
+using matrix_drivers = drivers_of<matrix_with, multi_block::reduce_then_scan>;
+using blelloch_drivers = drivers_of<blelloch_algorithm, multi_block::scan_then_propagate>;
+using hillis_steele_drivers = drivers_of<hillis_steele_algorithm, multi_block::scan_then_propagate>;
 
 }  // namespace fastscan::detail
