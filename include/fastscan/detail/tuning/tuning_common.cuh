@@ -12,7 +12,7 @@ namespace fastscan::detail {
 enum class multi_block {
   single_pass,          // decoupled look-back: one launch, each element read and written once (2n traffic)
   single_pass_deterministic,  // the same launch and traffic, each tile's prefix combined in a shape fixed
-                              // by its index alone (agent/single_pass_lookback.cuh): the same bits every run
+                              // by its index alone (agent/deterministic_lookback.cuh): the same bits every run
   reduce_then_scan,     // reduce each tile, scan the totals recursively, scan each tile from its prefix (3n
                         // traffic); deterministic: the same combination order on every run
   scan_then_propagate,  // scan each tile, scan the totals recursively, add each prefix to its tile (4n traffic)
