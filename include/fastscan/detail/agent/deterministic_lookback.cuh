@@ -6,24 +6,13 @@
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/tuning/tuning_common.cuh>
-#include <fastscan/detail/warp/warp_shuffle.cuh>
 
 #include <type_traits>
 
 namespace fastscan::detail {
 
-// Called by all 32 lanes of a warp: lanes [0, last] of `value` folded in a fixed tree, higher lanes
-// (farther tiles) on the left of op; the result in every lane.
-template <class T, class Op>
-__device__ T fold_lanes(T value, int last, Op const& op) {
-  const int lane = static_cast<int>(threadIdx.x % 32);
-#pragma unroll
-  for (int delta = 1; delta < 32; delta *= 2) {
-    const T farther = shuffle_any<shuffle_from::higher_lane>(value, delta);
-    if (lane + delta <= last) value = static_cast<T>(op(farther, value));
-  }
-  return shuffle_any<shuffle_from::lane>(value, 0);
-}
+// Tiles in a group of the deterministic single pass (the host sizes the group statuses by it).
+inline constexpr int deterministic_group_tiles = 32;
 
 // The prefix callback of the deterministic single pass (all 32 lanes of warp 0, with the tile's
 // aggregate). Every prefix is a fixed formula of tile aggregates, so its bits depend on the tile's index
@@ -36,7 +25,7 @@ __device__ T fold_lanes(T value, int last, Op const& op) {
 // read a tile, and no chain of waits shorter than 1024 tiles. Tile statuses hold aggregates only.
 template <class T, class Op>
 struct deterministic_single_pass_prefix {
-  static constexpr int group_tiles = 32;
+  static constexpr int group_tiles = deterministic_group_tiles;
   static constexpr int window_groups = 32;
   tile_state<T> state;
   offset_t tile;
@@ -44,7 +33,7 @@ struct deterministic_single_pass_prefix {
   Op op;
   maybe<T> init;
 
-  // The statuses of `first_nearest - lane` (one a lane, none where `count` <= lane), folded.
+  // The statuses of `nearest - lane` (one a lane, none where `count` <= lane), folded.
   __device__ T fold_window(tile_state<T> const& statuses, offset_t nearest, int count) const {
     const int lane = static_cast<int>(threadIdx.x % 32);
     tile_status status[1];

@@ -196,6 +196,19 @@ __device__ bool absorbs_prefix(Op const&, T const&) {
   return false;
 }
 
+// Called by all 32 lanes of a warp: lanes [0, last] of `value` folded in a fixed tree, higher lanes
+// (farther tiles) on the left of op; the result in every lane.
+template <class T, class Op>
+__device__ T fold_lanes(T value, int last, Op const& op) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+#pragma unroll
+  for (int delta = 1; delta < 32; delta *= 2) {
+    const T farther = shuffle_any<shuffle_from::higher_lane>(value, delta);
+    if (lane + delta <= last) value = static_cast<T>(op(farther, value));
+  }
+  return shuffle_any<shuffle_from::lane>(value, 0);
+}
+
 // Called by all 32 lanes of warp 0 of tile `tile` > 0: the combination of every tile before it. Each
 // round reads a window of 32 * TilesPerLane tiles at once (lane l: tiles TilesPerLane * l .. nearest
 // first), so a look-back over w tiles costs w / (32 * TilesPerLane) round trips to L2.
@@ -223,13 +236,7 @@ __device__ T look_back(tile_state<T> const& state, offset_t tile, Op const& op) 
       if (j == farthest) value = values[j];
       else if (j < farthest) value = static_cast<T>(op(value, values[j]));
     }
-    // Ordered reduction of lanes [0, stop].
-#pragma unroll
-    for (int delta = 1; delta < 32; delta *= 2) {
-      const T farther = shuffle_any<shuffle_from::higher_lane>(value, delta);
-      if (lane + delta <= stop) value = static_cast<T>(op(farther, value));
-    }
-    const T window = shuffle_any<shuffle_from::lane>(value, 0);
+    const T window = fold_lanes(value, stop, op);  // lanes [0, stop], in tile order
     construct_in(exclusive.get(), have_exclusive ? static_cast<T>(op(window, exclusive.get())) : window);
     have_exclusive = true;
     if (prefix_lanes != 0) return exclusive.get();

@@ -5,6 +5,7 @@
 // the call's temporary storage zeroed by a memset node. The fenced status format keeps its values in
 // temporary storage.
 
+#include <fastscan/detail/agent/deterministic_lookback.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
@@ -26,8 +27,7 @@ cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stre
   tile_state<T> state{};
   if (tiles == 1) return arena.measuring() ? cudaSuccess : launch(state);  // one block: no statuses
 
-  constexpr offset_t group_tiles = 32;  // deterministic_single_pass_prefix::group_tiles
-  const offset_t group_count = groups ? (tiles + group_tiles - 1) / group_tiles : 0;
+  const offset_t group_count = groups ? (tiles + deterministic_group_tiles - 1) / deterministic_group_tiles : 0;
   const offset_t slots = tiles + 2 * group_count;  // after the tile counter's slot
   bool captured = false;
   FASTSCAN_CUDA_TRY(arena.stream_captured(stream, captured));
