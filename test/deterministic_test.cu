@@ -9,7 +9,9 @@
 #include <thrust/scan.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 namespace fastscan_test {
@@ -157,6 +159,101 @@ TYPED_TEST(deterministic_test, SameBitsOnEveryStreamThreadAndFlavour) {
     second.join();
     EXPECT_EQ(failed.load(), 0);
     EXPECT_EQ(differing.load(), 0) << "calls whose bits differ from the first call's, of " << 2 * calls;
+  }
+}
+
+// ---- the deterministic single pass against its formula, on the host ----------------------------
+
+template <class Under>
+class deterministic_single_pass_test : public gpu_test {};
+TYPED_TEST_SUITE(deterministic_single_pass_test, deterministic_algorithms, algorithm_names);
+
+// Lanes [0, last] folded as the kernels' fold_lanes does: a tree, farther lanes on the left of op.
+float fold_lanes_on_host(std::vector<float> lanes) {
+  const std::size_t last = lanes.size() - 1;
+  for (std::size_t delta = 1; delta < 32; delta *= 2) {
+    const std::vector<float> before = lanes;
+    for (std::size_t lane = 0; lane + delta <= last; ++lane) lanes[lane] = before[lane + delta] + before[lane];
+  }
+  return lanes[0];
+}
+
+// Every tile's exclusive prefix as the deterministic single pass defines it (deterministic_lookback.cuh):
+// groups of 32 tiles; G(g), a group's tile aggregates folded; I(g), G(g - 31 .. g) folded onto I(g - 32)
+// or the init; tile t of group g: its group's earlier tiles folded onto I(g - 1) or the init.
+std::vector<std::optional<float>> deterministic_tile_prefixes(std::vector<float> const& aggregates,
+                                                              std::optional<float> init) {
+  const std::size_t tiles = aggregates.size();
+  auto within = [&](std::size_t tile) {  // the tiles before `tile` in its group, nearest in lane 0
+    std::vector<float> lanes;
+    for (std::size_t t = tile; t-- > tile / 32 * 32;) lanes.push_back(aggregates[t]);
+    return lanes;
+  };
+  std::vector<float> group_aggregate, group_inclusive;
+  for (std::size_t g = 0; (g + 1) * 32 <= tiles; ++g) {
+    group_aggregate.push_back(fold_lanes_on_host(within(g * 32 + 31)) + aggregates[g * 32 + 31]);
+    std::vector<float> lanes;  // G(g - lane)
+    for (std::size_t lane = 0; lane < 32 && lane <= g; ++lane) lanes.push_back(group_aggregate[g - lane]);
+    const float folded = fold_lanes_on_host(lanes);
+    group_inclusive.push_back(g >= 32 ? group_inclusive[g - 32] + folded : init ? *init + folded : folded);
+  }
+  std::vector<std::optional<float>> prefixes(tiles);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    const std::optional<float> before = t >= 32 ? std::optional<float>(group_inclusive[t / 32 - 1]) : init;
+    if (t % 32 == 0) {
+      prefixes[t] = before;
+    } else {
+      const float folded = fold_lanes_on_host(within(t));
+      prefixes[t] = before ? *before + folded : folded;
+    }
+  }
+  return prefixes;
+}
+
+// Floats whose tiles hold one value each (at the tile's first element; zeros after it, which any order
+// adds exactly), so every output is a tile prefix, or a tile prefix plus that value, and the prefixes'
+// bits show the order in which the kernel combined the tiles: it must be the formula's.
+TYPED_TEST(deterministic_single_pass_test, EqualsTheHostFormulaOverItsTiles) {
+  const std::size_t tile = TypeParam::template tile<float>;
+  const std::size_t group = 32 * tile;
+  for (std::size_t n : capped({tile + 5, group, group + 1, 33 * group + 3, 65 * group + tile / 2})) {
+    SCOPED_TRACE(n);
+    const std::size_t tiles = (n + tile - 1) / tile;
+    std::vector<float> aggregates(tiles), input(n, 0.0f);
+    for (std::size_t t = 0; t < tiles; ++t) {
+      const std::uint64_t bits = splitmix64(n * 31 + t);
+      const float mantissa = 1.0f + static_cast<float>(bits % 1000003) / 1000003.0f;
+      aggregates[t] = std::ldexp(mantissa, static_cast<int>((bits >> 32) % 21) - 10) * ((bits >> 60) & 1 ? -1.0f : 1.0f);
+      input[t * tile] = aggregates[t];
+    }
+    const auto d_in = to_device(input);
+    auto d_out = poisoned_device_vector<float>(n);
+    thrust::inclusive_scan(TypeParam::blocking, d_in.begin(), d_in.end(), d_out.begin());
+    auto out = to_host(d_out);
+    const auto prefixes = deterministic_tile_prefixes(aggregates, std::nullopt);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t t = i / tile;
+      const float expected = prefixes[t] ? *prefixes[t] + aggregates[t] : aggregates[t];
+      if (std::memcmp(&expected, &out[i], sizeof(float)) != 0 && wrong++ < 5)
+        ADD_FAILURE() << "inclusive: element " << i << " (tile " << t << "): " << out[i] << ", expected " << expected;
+    }
+    EXPECT_EQ(wrong, 0u);
+
+    const float init = 0.3f;
+    d_out = poisoned_device_vector<float>(n);
+    thrust::exclusive_scan(TypeParam::nosync, d_in.begin(), d_in.end(), d_out.begin(), init);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    out = to_host(d_out);
+    const auto with_init = deterministic_tile_prefixes(aggregates, init);
+    wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t t = i / tile;
+      const float expected = i % tile == 0 ? *with_init[t] : *with_init[t] + aggregates[t];
+      if (std::memcmp(&expected, &out[i], sizeof(float)) != 0 && wrong++ < 5)
+        ADD_FAILURE() << "exclusive: element " << i << " (tile " << t << "): " << out[i] << ", expected " << expected;
+    }
+    EXPECT_EQ(wrong, 0u);
   }
 }
 

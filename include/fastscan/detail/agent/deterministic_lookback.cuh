@@ -17,42 +17,54 @@ inline constexpr int deterministic_group_tiles = 32;
 // The prefix callback of the deterministic single pass (all 32 lanes of warp 0, with the tile's
 // aggregate). Every prefix is a fixed formula of tile aggregates, so its bits depend on the tile's index
 // alone, never on which predecessor published first. Tiles form groups of 32: a group's aggregate G(g)
-// is its tiles' aggregates folded (by the group's last tile, which publishes it), and its inclusive
-// prefix I(g) is G(g - 31 .. g) folded onto I(g - 32) (or the init), published by the same tile. Tile t
-// of group g takes I(g - 1), computed from the group statuses by that same formula, and folds onto it
-// the aggregates of the tiles before it in its group. What a tile waits for is published by tiles at
-// most a group back as soon as their aggregates are known, and an I 33 groups back: about 64 statuses
-// read a tile, and no chain of waits shorter than 1024 tiles. Tile statuses hold aggregates only.
+// is its tiles' aggregates folded, and its inclusive prefix I(g) is G(g - 31 .. g) folded onto I(g - 32)
+// (or the init); the group's last tile computes and publishes both. Tile t of group g folds onto I(g - 1)
+// the aggregates of the tiles before it in its group, all read in one round (lane 31 reads I(g - 1)).
+// A group's last tile publishes G(g) before it waits for anything outside its group, and I(g) waits only
+// for statuses at most 32 groups back that need nothing of later groups: no chain of waits shorter than
+// 1024 tiles. Tile statuses hold aggregates only.
 template <class T, class Op>
 struct deterministic_single_pass_prefix {
   static constexpr int group_tiles = deterministic_group_tiles;
   static constexpr int window_groups = 32;
+  static_assert(group_tiles == 32 && window_groups == 32, "one lane a tile or group of the window");
   tile_state<T> state;
   offset_t tile;
   bool publishes;
   Op op;
   maybe<T> init;
 
-  // The statuses of `nearest - lane` (one a lane, none where `count` <= lane), folded.
-  __device__ T fold_window(tile_state<T> const& statuses, offset_t nearest, int count) const {
+  __device__ tile_state<T> group_aggregates() const { return state.view_at(state.group_slots); }
+  __device__ tile_state<T> group_prefixes() const { return state.view_at(state.group_slots + state.groups); }
+
+  // One round of reads: lane l < `count` the status `nearest - l` of `window`, lane `extra_lane` (if
+  // >= 0, and >= count) status `extra` of `extras`; returns the window folded (higher lanes, farther,
+  // on the left of op) and, if there is an extra lane, its value in `extra_value` (every lane).
+  __device__ T read_round(tile_state<T> const& window, offset_t nearest, int count, int extra_lane,
+                          tile_state<T> const& extras, offset_t extra, T& extra_value) const {
     const int lane = static_cast<int>(threadIdx.x % 32);
     tile_status status[1];
     T value[1];
-    statuses.wait_for(lane < count ? nearest - lane : offset_t{-1}, status, value);  // -1: none, not waited for
+    const bool reads_extra = lane == extra_lane;
+    (reads_extra ? extras : window)
+        .wait_for(reads_extra ? extra : lane < count ? nearest - lane : offset_t{-1}, status, value);  // -1: none
+    if (extra_lane >= 0) extra_value = shuffle_any<shuffle_from::lane>(value[0], extra_lane);
     return fold_lanes(value[0], count - 1, op);
   }
 
-  // I(h): G(h - 31 .. h) folded onto I(h - 32), or onto the init.
-  __device__ T group_inclusive(offset_t h) const {
-    const int count = h + 1 < window_groups ? static_cast<int>(h + 1) : window_groups;
-    const T folded = fold_window(state.view_at(state.group_slots), h, count);
-    const offset_t before = h - window_groups;
-    if (before >= 0) {
-      tile_status status[1];
-      T value[1];
-      state.view_at(state.group_slots + state.groups).wait_for(before, status, value);
-      return static_cast<T>(op(value[0], folded));
-    }
+  // I(g) by its group's last tile, which knows G(g): lanes 1..31 read G(g - lane), lane 0 I(g - 32).
+  __device__ T group_inclusive(offset_t g, T const& group_aggregate) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const int count = g + 1 < window_groups ? static_cast<int>(g + 1) : window_groups;
+    const bool has_before = g >= window_groups;
+    tile_status status[1];
+    T value[1];
+    const tile_state<T> source = lane == 0 ? group_prefixes() : group_aggregates();
+    source.wait_for(lane == 0 ? (has_before ? g - window_groups : offset_t{-1}) : lane < count ? g - lane : offset_t{-1},
+                    status, value);
+    const T before = shuffle_any<shuffle_from::lane>(value[0], 0);
+    const T folded = fold_lanes(lane == 0 ? group_aggregate : value[0], count - 1, op);
+    if (has_before) return static_cast<T>(op(before, folded));
     return init.valid ? static_cast<T>(op(init.value, folded)) : folded;
   }
 
@@ -61,21 +73,23 @@ struct deterministic_single_pass_prefix {
     if (publishes && leader) state.publish(tile, tile_status::aggregate, aggregate);
     const offset_t group = tile / group_tiles;
     const int in_group = static_cast<int>(tile % group_tiles);
-    // The tiles before this one in its group. The last tile of a full group publishes the group's
-    // aggregate at once: it depends on that group alone, so groups never wait on each other for it.
-    const maybe<T> within = in_group > 0 ? some<T>(fold_window(state, tile - 1, in_group)) : none<T>();
     const bool closes_group = publishes && in_group == group_tiles - 1;
-    if (closes_group && leader)
-      state.view_at(state.group_slots).publish(group, tile_status::aggregate, static_cast<T>(op(within.value, aggregate)));
-    // Then what came before the group.
-    const maybe<T> before = group > 0 ? some<T>(group_inclusive(group - 1)) : init;
-    maybe<T> exclusive = before;
-    if (within.valid) exclusive = before.valid ? some<T>(static_cast<T>(op(before.value, within.value))) : within;
+    // The tiles before this one in its group, and (except for the group's last tile, which must
+    // publish G(g) before it waits outside its group) I(g - 1) in the same round.
+    const bool reads_before = group > 0 && !closes_group;
+    T group_before = aggregate;
+    const T within = read_round(state, tile - 1, in_group, reads_before ? 31 : -1, group_prefixes(), group - 1,
+                                group_before);
     if (closes_group) {
-      const T inclusive = group_inclusive(group);
-      if (leader) state.view_at(state.group_slots + state.groups).publish(group, tile_status::prefix, inclusive);
+      const T group_aggregate = static_cast<T>(op(within, aggregate));
+      if (leader) group_aggregates().publish(group, tile_status::aggregate, group_aggregate);
+      const T inclusive = group_inclusive(group, group_aggregate);
+      if (leader) group_prefixes().publish(group, tile_status::prefix, inclusive);
+      if (group > 0) group_before = read_round(group_prefixes(), group - 1, 1, -1, state, 0, group_before);
     }
-    return exclusive;
+    const maybe<T> before = group > 0 ? some<T>(group_before) : init;
+    if (in_group == 0) return before;
+    return before.valid ? some<T>(static_cast<T>(op(before.value, within))) : some<T>(within);
   }
 };
 
