@@ -56,6 +56,12 @@ for a in matrix matrix_deterministic blelloch hillis_steele; do
   run racecheck "racecheck_by_key_$a" "scan_by_key_${a}_test" '*ExclusiveWithInitEveryLayout*:*BackwardNonCommutative*' &
 done
 wait
+# The deterministic single pass (tile and group statuses) and the scan by key's key chunks of every width.
+run memcheck memcheck_deterministic_single_pass deterministic_test '*EqualsTheHostFormula*:*SameBitsOnEvery*' &
+run racecheck racecheck_deterministic_single_pass deterministic_test '*EqualsTheHostFormula*' &
+run synccheck synccheck_deterministic_single_pass deterministic_test '*EqualsTheHostFormula*' &
+run memcheck memcheck_by_key_widths scan_by_key_widths_test '*' &
+wait
 # Stream compaction (the select kernel): every policy family and operation, sizes up to the cap.
 run memcheck memcheck_select select_test '*CopyIfKeeps*:*PartitionCopy*:*PartitionInPlace*:*Unique*:*EveryElementWidth*' &
 run racecheck racecheck_select select_test '*/matrix.*Unique*:*/blelloch.*PartitionCopy*:*/hillis_steele.*RemoveInPlace*' &

@@ -84,10 +84,10 @@ struct near_equal {  // float keys belong together when within 0.5 of each other
 };
 
 // For each size (and the layout given, or one rotating with the size): random values, keys of the
-// layout, poisoned output, call(policy, keys, values, out) through the next policy flavour, and an
-// exact check against reference(keys, values). Backward: the same on reverse iterators, checked
+// layout (of type K), poisoned output, call(policy, keys, values, out) through the next policy flavour,
+// and an exact check against reference(keys, values). Backward: the same on reverse iterators, checked
 // against the reversed forward reference of the reversed data.
-template <class Under, class V, class Out, class Call, class Reference>
+template <class Under, class V, class Out, class Call, class Reference, class K = int>
 void sweep_by_key(std::vector<std::size_t> const& sizes, std::vector<layout> const& layouts, std::uint64_t seed,
                   bool backward, Call call, Reference reference) {
   scoped_stream stream;
@@ -96,7 +96,7 @@ void sweep_by_key(std::vector<std::size_t> const& sizes, std::vector<layout> con
     for (layout l : layouts) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", layout " + name_of(l) + (backward ? ", backward" : "") +
                    ", policy flavour " + std::to_string(round % 6));
-      const auto keys = segment_keys(l, n, Under::template tile<V>, seed + n);
+      const auto keys = segment_keys<K>(l, n, Under::template tile<V>, seed + n);
       const auto values = random_vector<V>(n, seed + 2 * n + 1);
       auto d_keys = to_device(keys);
       auto d_values = to_device(values);

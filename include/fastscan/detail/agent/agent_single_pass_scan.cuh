@@ -81,8 +81,9 @@ struct agent_single_pass_segmented_scan {
     }
   };
 
-  // Keys and values of a full tile as 16-byte vectors (both contiguous, aligned, keys as wide as
-  // values); the key before each vector's first element is one more (cached) load. (Taking it from
+  // Keys and values of a full tile in chunks (both contiguous and aligned: 16-byte vectors of values,
+  // the same elements' keys in chunks of their own width); the key before each chunk's first element
+  // is one more (cached) load. (Taking it from
   // the previous lane by shuffle measured 6-15% slower for exclusive scans by key.)
   template <scan_kind Kind, class Element>
   __device__ static void load_vectors(Element const& element, offset_t tile_base, AccT (&values)[items_per_thread],
@@ -115,14 +116,13 @@ struct agent_single_pass_segmented_scan {
     if constexpr (std::is_void_v<key_t>) {  // keys from a fancy iterator
       return false;
     } else {
-      return Tuning::vector > 1 && is_vector_memory_of<keys_t, key_t> && sizeof(key_t) == sizeof(AccT) &&
+      return Tuning::vector > 1 && is_vector_memory_of<keys_t, key_t> && chunk_movable<key_t, Tuning::vector> &&
              is_vector_memory_of<decltype(Element::values), AccT> && is_vector_memory_of<decltype(Output::output), AccT>;
     }
   }
 
   // A scan by key: `element` gives element i as a (head, value) pair (by_key_element), `output` writes
-  // scanned pairs (by_key_output). access: whether full tiles move 16-byte vectors of keys, values and
-  // results, and whether keys and values are prefetched (never streaming: dispatch_single_pass.cuh).
+  // scanned pairs (by_key_output). access: whether full tiles move chunks of keys, values and results, and whether keys and values are prefetched (never streaming: dispatch_single_pass.cuh).
   template <scan_kind Kind, class Element, class Output, class Op>
   __device__ static void consume_tile(temp_storage& storage, Element const& element, Output const& output, offset_t n,
                                       Op op, tile_state<pair_t> const& state, tile_access access) {

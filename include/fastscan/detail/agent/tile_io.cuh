@@ -70,6 +70,24 @@ using key_type_of = std::remove_pointer_t<decltype(key_type_probe<It>())>;
 template <class It, class T>
 constexpr bool is_vector_memory_of = is_contiguous_of<It, T> || is_backward_of<It, T>;
 
+// A thread's `Vector` consecutive elements of T in vector memory (a chunk) move as one access of 2, 4,
+// 8 or 16 bytes, or as several of 16 bytes: 16 bytes for the accumulator, whose Vector the tuning
+// derives from it; keys narrower or wider than the values they go with take chunks of other sizes.
+template <class T, int Vector>
+inline constexpr std::size_t chunk_bytes = Vector * sizeof(T);
+template <class T, int Vector>
+inline constexpr bool chunk_movable = chunk_bytes<T, Vector> % 16 == 0 || chunk_bytes<T, Vector> == 8 ||
+                                      chunk_bytes<T, Vector> == 4 || chunk_bytes<T, Vector> == 2;
+template <class T, int Vector>
+inline constexpr std::size_t chunk_alignment = chunk_bytes<T, Vector> < 16 ? chunk_bytes<T, Vector> : 16;
+template <class T, int Vector>
+using chunk_word = std::conditional_t<
+    chunk_bytes<T, Vector> % 16 == 0, uint4,
+    std::conditional_t<chunk_bytes<T, Vector> == 8, uint2,
+                       std::conditional_t<chunk_bytes<T, Vector> == 4, unsigned, unsigned short>>>;
+template <class T, int Vector>
+inline constexpr int chunk_words = static_cast<int>(chunk_bytes<T, Vector> / sizeof(chunk_word<T, Vector>));
+
 // The lowest address of elements [first, first + count) of vector memory.
 template <class T, class It>
 __host__ __device__ const T* lowest_address(It it, offset_t first, int count) {
@@ -214,47 +232,56 @@ struct tile_io {
     }
   }
 
-  // A full tile of vector memory, 16-byte aligned: one 16-byte load per vector, all issued before the
-  // first is used (Streaming: evict-first). A backward view's vector holds its elements in descending order.
+  // A full tile of vector memory, its chunks aligned (chunk_alignment): one access per chunk (several
+  // 16-byte ones for chunks wider than 16 bytes), all issued before the first is used (Streaming:
+  // evict-first). A backward view's chunk holds its elements in descending order.
   template <bool Streaming, class InputIt, class T>
   __device__ static void load_vectors(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
-    static_assert(Vector * sizeof(T) == 16, "vectors are 16 bytes");
+    using word = chunk_word<T, Vector>;
+    constexpr int words = chunk_words<T, Vector>;
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
-      const uint4* address = reinterpret_cast<const uint4*>(lowest_address<T>(input, first, Vector));
-      uint4 raw;
-      if constexpr (Streaming) raw = __ldcs(address);
-      else raw = *address;
+      const word* address = reinterpret_cast<const word*>(lowest_address<T>(input, first, Vector));
+      word raw[words];
+#pragma unroll
+      for (int w = 0; w < words; ++w) {
+        if constexpr (Streaming) raw[w] = __ldcs(address + w);
+        else raw[w] = address[w];
+      }
       if constexpr (is_backward_of<InputIt, T>) {
         T reversed[Vector];
-        std::memcpy(reversed, &raw, sizeof(raw));
+        std::memcpy(reversed, raw, sizeof(raw));
 #pragma unroll
         for (int i = 0; i < Vector; ++i) items[j * Vector + i] = reversed[Vector - 1 - i];
       } else {
-        std::memcpy(&items[j * Vector], &raw, sizeof(raw));
+        std::memcpy(&items[j * Vector], raw, sizeof(raw));
       }
     }
   }
 
   template <bool Streaming, class OutputIt, class T>
   __device__ static void store_vectors(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread]) {
-    static_assert(Vector * sizeof(T) == 16, "vectors are 16 bytes");
+    using word = chunk_word<T, Vector>;
+    constexpr int words = chunk_words<T, Vector>;
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
-      uint4 raw;
+      word raw[words];
       if constexpr (is_backward_of<OutputIt, T>) {
         T reversed[Vector];
 #pragma unroll
         for (int i = 0; i < Vector; ++i) reversed[Vector - 1 - i] = items[j * Vector + i];
-        std::memcpy(&raw, reversed, sizeof(raw));
+        std::memcpy(raw, reversed, sizeof(raw));
       } else {
-        std::memcpy(&raw, &items[j * Vector], sizeof(raw));
+        std::memcpy(raw, &items[j * Vector], sizeof(raw));
       }
-      uint4* address = reinterpret_cast<uint4*>(const_cast<T*>(lowest_address<T>(output, first, Vector)));
-      if constexpr (Streaming) __stcs(address, raw);
-      else *address = raw;
+      word* address = reinterpret_cast<word*>(const_cast<T*>(lowest_address<T>(output, first, Vector)));
+#pragma unroll
+      for (int w = 0; w < words; ++w) {
+        if constexpr (Streaming) __stcs(address + w, raw[w]);
+        else address[w] = raw[w];
+      }
     }
   }
 };

@@ -26,8 +26,8 @@
 namespace fastscan::detail {
 
 // Matrix scan by key in one pass: `element` gives element i as a (head, value) pair (by_key_element),
-// `output` writes the scanned pairs (by_key_output). Keys, values and results move as 16-byte vectors
-// when all three are aligned contiguous memory and keys are as wide as the accumulator.
+// `output` writes the scanned pairs (by_key_output). Keys, values and results move in chunks (tile_io.cuh)
+// when all three are aligned contiguous memory and the keys' chunks have a size one access moves.
 template <class Algorithm, scan_kind Kind, class AccT, class Element, class Output, class Op>
 cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& element, Output const& output,
                                            offset_t n, Op op, cudaStream_t stream) {
@@ -37,7 +37,7 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
   FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, tiles));
   if (tiles == 0) return cudaSuccess;
   const unsigned grid = static_cast<unsigned>(tiles);
-  // The kernel also needs keys as wide as values (a compile-time check there). Never streaming: it
+  // Never streaming: it
   // measured 1-4% slower for scans by key at 2^24-2^28 (bench/PERFORMANCE.md).
   const bool vectorized = vector_access_possible<key_t, tuning::vector>(element.keys) &&
                           vector_access_possible<AccT, tuning::vector>(element.values) &&

@@ -13,11 +13,12 @@
 
 namespace fastscan::detail {
 
-// May a tile loop over [it, it + n) use 16-byte vectors?
+// May a tile loop over [it, it + n) move chunks of `Vector` elements (tile_io.cuh: 16-byte vectors of
+// the accumulator, chunks of other sizes for keys)?
 template <class T, int Vector, class It>
 bool vector_access_possible(It it) {
-  if constexpr (Vector > 1 && is_vector_memory_of<It, T>) {
-    return reinterpret_cast<std::uintptr_t>(lowest_address<T>(it, 0, Vector)) % 16 == 0;
+  if constexpr (Vector > 1 && is_vector_memory_of<It, T> && chunk_movable<T, Vector>) {
+    return reinterpret_cast<std::uintptr_t>(lowest_address<T>(it, 0, Vector)) % chunk_alignment<T, Vector> == 0;
   } else {
     return false;
   }
