@@ -15,8 +15,8 @@ namespace fastscan_bench {
 
 // Every contender, from one table each: the ones that are a Thrust policy (a new block algorithm is one
 // line there), and the others, which each benchmark times itself (memcpy, CUB called directly, the
-// CUB-shaped entry point) or which only the scan benchmark registers (the matrix ablations and block
-// shapes). The enumeration and the names follow from the tables.
+// CUB-shaped entry point, CUB's compaction with its count read back as Thrust's interface needs) or
+// which only the scan benchmark registers (the matrix ablations and block shapes). The enumeration and the names follow from the tables.
 #define FASTSCAN_BENCH_POLICY_CONTENDERS(X)                      \
   X(thrust_par, thrust::cuda::par_nosync)                        \
   X(matrix, fastscan::matrix_nosync)                             \
@@ -27,7 +27,7 @@ namespace fastscan_bench {
 // block-shape experiments (threads x bytes a thread): larger blocks holding more per thread, as CUB's
 // 8-byte tuning does (224 threads x 24 items)
 #define FASTSCAN_BENCH_OTHER_CONTENDERS(X)                                                       \
-  X(memcpy) X(cub) X(matrix_device_scan) X(matrix_no_padding) X(matrix_seq_column) X(matrix_srp) \
+  X(memcpy) X(cub) X(cub_count_read) X(matrix_device_scan) X(matrix_no_padding) X(matrix_seq_column) X(matrix_srp) \
   X(matrix_160x192B) X(matrix_192x192B) X(matrix_224x192B) X(matrix_256x192B)
 
 #define FASTSCAN_BENCH_ENUMERATOR(name, ...) name,
@@ -114,6 +114,10 @@ void register_case(std::string const& algorithm, std::string const& type, std::s
                    void (*run)(benchmark::State&, contender, std::size_t, layout), layout l, double min_seconds = 0);
 
 template <class T> const char* type_name();
+template <> inline const char* type_name<std::int8_t>() { return "int8"; }
+template <> inline const char* type_name<std::int16_t>() { return "int16"; }
+template <> inline const char* type_name<std::uint8_t>() { return "uint8"; }
+template <> inline const char* type_name<std::uint16_t>() { return "uint16"; }
 template <> inline const char* type_name<std::int32_t>() { return "int32"; }
 template <> inline const char* type_name<float>() { return "float"; }
 template <> inline const char* type_name<std::int64_t>() { return "int64"; }

@@ -127,13 +127,18 @@ class summary_reporter : public benchmark::ConsoleReporter {
   }
 };
 
+// The device the run measured, for the table's header.
+std::string measured_device;
+
 void print_summary() {
-  std::printf("\nEffective bandwidth, GB/s (bytes the algorithm must move / median iteration time) [ratio to CUB | ratio to memcpy]\n");
-  std::printf("%-26s %-6s %11s", "algorithm", "type", "n");
+  std::printf("\nEffective bandwidth on %s, GB/s (bytes the algorithm must move / median iteration time) "
+              "[ratio to CUB | ratio to memcpy]\n",
+              measured_device.c_str());
+  std::printf("%-26s %-22s %11s", "algorithm", "type", "n");
   for (auto const& c : contender_order) std::printf(" %22s", c.c_str());
   std::printf("\n");
   for (auto const& [key, by_contender] : summary) {
-    std::printf("%-26s %-6s %11zu", std::get<0>(key).c_str(), std::get<1>(key).c_str(), std::get<2>(key));
+    std::printf("%-26s %-22s %11zu", std::get<0>(key).c_str(), std::get<1>(key).c_str(), std::get<2>(key));
     const double cub = by_contender.count("cub") ? by_contender.at("cub") : NAN;
     const double copy = by_contender.count("memcpy") ? by_contender.at("memcpy") : NAN;
     for (auto const& c : contender_order) {
@@ -230,6 +235,7 @@ int main(int argc, char** argv) {
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
+  measured_device = prop.name;
   std::printf("device: %s, %d SMs, L2 %d MiB; driver API %d, runtime %d; %s sweep\n", prop.name,
               prop.multiProcessorCount, prop.l2CacheSize >> 20, driver, runtime, full ? "full" : "quick");
 

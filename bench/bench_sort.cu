@@ -1,7 +1,9 @@
 // Radix sort through fastscan's policies against cub::DeviceRadixSort and thrust::cuda::par:
 //   sort of uint32, float and uint64 keys, uniform (every bit random; floats uniform in [-1, 1)) and
 //     few distinct (16 values spread over every digit);
-//   sort_by_key of uint32 keys with uint32 values, uniform and few distinct.
+//   sort_by_key of uint32 keys with uint32 values, uniform and few distinct;
+//   the widths users also sort: uint8 and uint16 keys (sort, and sort_by_key with uint32 values),
+//   uint64 keys with uint32 values, uint32 keys with uint64 values.
 // Bytes a sort must move: its keys (and values) read once and written once. Each iteration sorts a
 // fresh copy of the input (copied before the timed region). CUB runs as Thrust's CUDA backend calls
 // it: a DoubleBuffer with a second buffer allocated once, the result left in whichever buffer it ends.
@@ -120,6 +122,7 @@ void run_sort(benchmark::State& state, contender who, std::size_t n, layout) {
 
 template <class Key, class Value, distribution Distribution>
 void register_sort(std::string const& algorithm, std::vector<std::size_t> const& sizes) {
+  static_assert(std::is_unsigned_v<Key> || std::is_floating_point_v<Key>, "keys as the sweep names them");
   const std::vector<contender> who = baselines_and<single_pass_policies>();
   double item_bytes = sizeof(Key);
   if constexpr (!std::is_void_v<Value>) item_bytes += sizeof(Value);
@@ -143,6 +146,12 @@ void register_sorts(std::vector<std::size_t> const& sizes, bool full) {
   register_sort<std::uint32_t, void, distribution::few_distinct>("sort_few16", sort_sizes);
   register_sort<std::uint32_t, std::uint32_t, distribution::uniform>("sort_by_key", sort_sizes);
   register_sort<std::uint32_t, std::uint32_t, distribution::few_distinct>("sort_by_key_few16", sort_sizes);
+  register_sort<std::uint8_t, void, distribution::uniform>("sort", sort_sizes);
+  register_sort<std::uint16_t, void, distribution::uniform>("sort", sort_sizes);
+  register_sort<std::uint8_t, std::uint32_t, distribution::uniform>("sort_by_key", sort_sizes);
+  register_sort<std::uint16_t, std::uint32_t, distribution::uniform>("sort_by_key", sort_sizes);
+  register_sort<std::uint64_t, std::uint32_t, distribution::uniform>("sort_by_key", sort_sizes);
+  register_sort<std::uint32_t, std::uint64_t, distribution::uniform>("sort_by_key_values64", sort_sizes);
 }
 
 }  // namespace fastscan_bench
