@@ -103,7 +103,7 @@ TYPED_TEST(deterministic_test, FloatBitsIdenticalOverRepeatedRuns) {
 TYPED_TEST(deterministic_test, SameBitsOnEveryStreamThreadAndFlavour) {
   using tuning = typename TypeParam::algorithm::template tuning<float>;
   const std::size_t tile = tuning::tile_items;
-  // The deterministic single pass's boundaries: groups of 32 tiles, and the group prefix 33 groups back.
+  // The deterministic single pass's boundaries: groups of 32 tiles, and the group prefix 32 groups back.
   const std::size_t group = 32 * tile;
   for (std::size_t n : capped({tile - 1, tile + 1, group + 1, group + tile - 1, 32 * group + 1, 33 * group + tile + 17})) {
     SCOPED_TRACE(n);
@@ -179,7 +179,7 @@ float fold_lanes_on_host(std::vector<float> lanes) {
 }
 
 // Every tile's exclusive prefix as the deterministic single pass defines it (deterministic_lookback.cuh):
-// groups of 32 tiles; G(g), a group's tile aggregates folded; I(g), G(g - 31 .. g) folded onto I(g - 32)
+// groups of 32 tiles; G(g), a group's tile aggregates folded; I(g), G(g - 30 .. g) folded onto I(g - 31)
 // or the init; tile t of group g: its group's earlier tiles folded onto I(g - 1) or the init.
 std::vector<std::optional<float>> deterministic_tile_prefixes(std::vector<float> const& aggregates,
                                                               std::optional<float> init) {
@@ -193,9 +193,9 @@ std::vector<std::optional<float>> deterministic_tile_prefixes(std::vector<float>
   for (std::size_t g = 0; (g + 1) * 32 <= tiles; ++g) {
     group_aggregate.push_back(fold_lanes_on_host(within(g * 32 + 31)) + aggregates[g * 32 + 31]);
     std::vector<float> lanes;  // G(g - lane)
-    for (std::size_t lane = 0; lane < 32 && lane <= g; ++lane) lanes.push_back(group_aggregate[g - lane]);
+    for (std::size_t lane = 0; lane < 31 && lane <= g; ++lane) lanes.push_back(group_aggregate[g - lane]);
     const float folded = fold_lanes_on_host(lanes);
-    group_inclusive.push_back(g >= 32 ? group_inclusive[g - 32] + folded : init ? *init + folded : folded);
+    group_inclusive.push_back(g >= 31 ? group_inclusive[g - 31] + folded : init ? *init + folded : folded);
   }
   std::vector<std::optional<float>> prefixes(tiles);
   for (std::size_t t = 0; t < tiles; ++t) {

@@ -17,17 +17,16 @@ inline constexpr int deterministic_group_tiles = 32;
 // The prefix callback of the deterministic single pass (all 32 lanes of warp 0, with the tile's
 // aggregate). Every prefix is a fixed formula of tile aggregates, so its bits depend on the tile's index
 // alone, never on which predecessor published first. Tiles form groups of 32: a group's aggregate G(g)
-// is its tiles' aggregates folded, and its inclusive prefix I(g) is G(g - 31 .. g) folded onto I(g - 32)
-// (or the init); the group's last tile computes and publishes both. Tile t of group g folds onto I(g - 1)
-// the aggregates of the tiles before it in its group, all read in one round (lane 31 reads I(g - 1)).
-// A group's last tile publishes G(g) before it waits for anything outside its group, and I(g) waits only
-// for statuses at most 32 groups back that need nothing of later groups: no chain of waits shorter than
-// 1024 tiles. Tile statuses hold aggregates only.
+// is its tiles' aggregates folded, and its inclusive prefix I(g) is G(g - 30 .. g) folded onto I(g - 31)
+// (or the init): 31 aggregates and a prefix, one a lane. The group's last tile publishes G(g) as soon as
+// its group's aggregates are known, and later I(g). Tile t of group g computes I(g - 1) itself and folds
+// onto it the aggregates of the tiles before it in its group, reading both in one round: it waits for
+// nothing later than G(g - 1), and what it waits for never waits for a later group.
 template <class T, class Op>
 struct deterministic_single_pass_prefix {
   static constexpr int group_tiles = deterministic_group_tiles;
-  static constexpr int window_groups = 32;
-  static_assert(group_tiles == 32 && window_groups == 32, "one lane a tile or group of the window");
+  static constexpr int window_groups = 31;
+  static_assert(group_tiles == 32, "one lane a tile of the group");
   tile_state<T> state;
   offset_t tile;
   bool publishes;
@@ -37,58 +36,69 @@ struct deterministic_single_pass_prefix {
   __device__ tile_state<T> group_aggregates() const { return state.view_at(state.group_slots); }
   __device__ tile_state<T> group_prefixes() const { return state.view_at(state.group_slots + state.groups); }
 
-  // One round of reads: lane l < `count` the status `nearest - l` of `window`, lane `extra_lane` (if
-  // >= 0, and >= count) status `extra` of `extras`; returns the window folded (higher lanes, farther,
-  // on the left of op) and, if there is an extra lane, its value in `extra_value` (every lane).
-  __device__ T read_round(tile_state<T> const& window, offset_t nearest, int count, int extra_lane,
-                          tile_state<T> const& extras, offset_t extra, T& extra_value) const {
-    const int lane = static_cast<int>(threadIdx.x % 32);
-    tile_status status[1];
-    T value[1];
-    const bool reads_extra = lane == extra_lane;
-    (reads_extra ? extras : window)
-        .wait_for(reads_extra ? extra : lane < count ? nearest - lane : offset_t{-1}, status, value);  // -1: none
-    if (extra_lane >= 0) extra_value = shuffle_any<shuffle_from::lane>(value[0], extra_lane);
-    return fold_lanes(value[0], count - 1, op);
+  // One round of reads, a status in each of two places a lane (an index < 0: none): waits until none of
+  // the warp's is unpublished, then returns their values.
+  __device__ void read_both(tile_state<T> const& first_view, offset_t first, tile_state<T> const& second_view,
+                            offset_t second, T& first_value, T& second_value) const {
+    typename tile_state<T>::raw_t first_raw, second_raw;
+    tile_status first_status, second_status;
+    for (int attempt = 0;; ++attempt) {
+      first_status = first_view.read_status(first, first_raw);
+      second_status = second_view.read_status(second, second_raw);
+      if (!__any_sync(0xffffffffu, first_status == tile_status::invalid || second_status == tile_status::invalid)) break;
+      tile_state<T>::back_off(attempt);
+    }
+    if constexpr (tile_state<T>::format == status_format::fenced) __threadfence();  // values before statuses
+    if (first >= 0) first_value = first_view.value_of(first, first_status, first_raw);
+    if (second >= 0) second_value = second_view.value_of(second, second_status, second_raw);
   }
 
-  // I(g) by its group's last tile, which knows G(g): lanes 1..31 read G(g - lane), lane 0 I(g - 32).
-  __device__ T group_inclusive(offset_t g, T const& group_aggregate) const {
+  // What this lane reads of I(h): G(h - lane) in lanes below window_groups, I(h - 31) in lane 31.
+  __device__ offset_t window_index(offset_t h) const {
     const int lane = static_cast<int>(threadIdx.x % 32);
-    const int count = g + 1 < window_groups ? static_cast<int>(g + 1) : window_groups;
-    const bool has_before = g >= window_groups;
-    tile_status status[1];
-    T value[1];
-    const tile_state<T> source = lane == 0 ? group_prefixes() : group_aggregates();
-    source.wait_for(lane == 0 ? (has_before ? g - window_groups : offset_t{-1}) : lane < count ? g - lane : offset_t{-1},
-                    status, value);
-    const T before = shuffle_any<shuffle_from::lane>(value[0], 0);
-    const T folded = fold_lanes(lane == 0 ? group_aggregate : value[0], count - 1, op);
-    if (has_before) return static_cast<T>(op(before, folded));
+    if (lane == 31) return h - window_groups;  // < 0: none
+    return lane <= h ? h - lane : offset_t{-1};
+  }
+  __device__ tile_state<T> window_view() const {
+    return threadIdx.x % 32 == 31 ? group_prefixes() : group_aggregates();
+  }
+
+  // I(h) from what the lanes read for it (window_index).
+  __device__ T group_inclusive(offset_t h, T const& value) const {
+    const int count = h + 1 < window_groups ? static_cast<int>(h + 1) : window_groups;
+    const T folded = fold_lanes(value, count - 1, op);
+    const T before = shuffle_any<shuffle_from::lane>(value, 31);
+    if (h >= window_groups) return static_cast<T>(op(before, folded));
     return init.valid ? static_cast<T>(op(init.value, folded)) : folded;
   }
 
   __device__ maybe<T> operator()(T const& aggregate) const {
-    const bool leader = threadIdx.x % 32 == 0;
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const bool leader = lane == 0;
     if (publishes && leader) state.publish(tile, tile_status::aggregate, aggregate);
     const offset_t group = tile / group_tiles;
     const int in_group = static_cast<int>(tile % group_tiles);
-    const bool closes_group = publishes && in_group == group_tiles - 1;
-    // The tiles before this one in its group, and (except for the group's last tile, which must
-    // publish G(g) before it waits outside its group) I(g - 1) in the same round.
-    const bool reads_before = group > 0 && !closes_group;
-    T group_before = aggregate;
-    const T within = read_round(state, tile - 1, in_group, reads_before ? 31 : -1, group_prefixes(), group - 1,
-                                group_before);
-    if (closes_group) {
-      const T group_aggregate = static_cast<T>(op(within, aggregate));
+    const offset_t within_index = lane < in_group ? tile - 1 - lane : offset_t{-1};
+    T within_value = aggregate, window_value = aggregate;
+    maybe<T> before = init;
+    if (publishes && in_group == group_tiles - 1) {
+      // The group's last tile publishes G(g) before it waits for anything outside its group; then it
+      // reads I(g - 1)'s window and I(g)'s in one round.
+      read_both(state, within_index, state, offset_t{-1}, within_value, window_value);
+      const T group_aggregate = static_cast<T>(op(fold_lanes(within_value, in_group - 1, op), aggregate));
       if (leader) group_aggregates().publish(group, tile_status::aggregate, group_aggregate);
-      const T inclusive = group_inclusive(group, group_aggregate);
+      T own_window = aggregate;
+      read_both(window_view(), group > 0 ? window_index(group - 1) : offset_t{-1}, window_view(), window_index(group),
+                window_value, own_window);
+      const T inclusive = group_inclusive(group, own_window);
       if (leader) group_prefixes().publish(group, tile_status::prefix, inclusive);
-      if (group > 0) group_before = read_round(group_prefixes(), group - 1, 1, -1, state, 0, group_before);
+    } else {
+      read_both(state, within_index, window_view(), group > 0 ? window_index(group - 1) : offset_t{-1}, within_value,
+                window_value);
     }
-    const maybe<T> before = group > 0 ? some<T>(group_before) : init;
+    if (group > 0) before = some<T>(group_inclusive(group - 1, window_value));
     if (in_group == 0) return before;
+    const T within = fold_lanes(within_value, in_group - 1, op);
     return before.valid ? some<T>(static_cast<T>(op(before.value, within))) : some<T>(within);
   }
 };

@@ -153,6 +153,23 @@ struct tile_state {
     return (word >> 2) == tag ? static_cast<tile_status>(word & 3u) : tile_status::invalid;
   }
 
+  // The value of a status that read_status found published, from what it read (for the fenced format,
+  // after a fence that follows the read).
+  __device__ T value_of(offset_t tile, tile_status status, raw_t const& raw) const {
+    if constexpr (format == status_format::packed64) {
+      const unsigned low = static_cast<unsigned>(raw);
+      uninitialized<T> v;
+      std::memcpy(v.bytes, &low, value_bytes<T>);
+      return v.get();
+    } else if constexpr (format == status_format::packed128) {
+      uninitialized<T> v;
+      std::memcpy(v.bytes, &raw, value_bytes<T>);
+      return v.get();
+    } else {
+      return load_cg((status == tile_status::prefix ? inclusives : aggregates) + tile);
+    }
+  }
+
   // Called by all 32 lanes of a warp, each for Count consecutive tiles going back from `nearest`.
   // Waits until none of the warp's tiles is unpublished, then returns their statuses and values.
   template <int Count>
@@ -166,26 +183,20 @@ struct tile_state {
         any_invalid = any_invalid || status[j] == tile_status::invalid;
       }
       if (!__any_sync(0xffffffffu, any_invalid)) break;
-      if (attempt > 2) __nanosleep(attempt < 16 ? 32 * attempt : 512);  // back off while predecessors work
+      back_off(attempt);
     }
     if constexpr (format == status_format::fenced) __threadfence();  // the values were written before the statuses
 #pragma unroll
     for (int j = 0; j < Count; ++j) {
       const offset_t tile = nearest - j;
-      if (tile < 0) continue;
-      if constexpr (format == status_format::packed64) {
-        const unsigned low = static_cast<unsigned>(raw[j]);
-        uninitialized<T> v;
-        std::memcpy(v.bytes, &low, value_bytes<T>);
-        value[j] = v.get();
-      } else if constexpr (format == status_format::packed128) {
-        uninitialized<T> v;
-        std::memcpy(v.bytes, &raw[j], value_bytes<T>);
-        value[j] = v.get();
-      } else {
-        value[j] = load_cg((status[j] == tile_status::prefix ? inclusives : aggregates) + tile);
-      }
+      if (tile >= 0) value[j] = value_of(tile, status[j], raw[j]);
     }
+  }
+
+  // Called by a warp between status reads that found a predecessor unpublished: back off while
+  // predecessors work, longer the longer the wait.
+  __device__ static void back_off(int attempt) {
+    if (attempt > 2) __nanosleep(attempt < 16 ? 32 * attempt : 512);
   }
 };
 
