@@ -3,6 +3,7 @@
 
 #include <fastscan/detail/agent/agent_single_pass_scan.cuh>
 #include <fastscan/detail/kernels/block_storage.cuh>
+#include <fastscan/detail/tuning/tuning_scan.cuh>
 
 namespace fastscan::detail {
 
@@ -16,7 +17,8 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
 }
 
 template <class Tuning, scan_kind Kind, class AccT, class Element, class Output, class Op>
-__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+__global__ void __launch_bounds__(Tuning::threads,
+                                  (by_key_min_blocks_per_sm<Tuning, key_type_of<decltype(Element::keys)>, AccT>()))
     single_pass_segmented_scan_kernel(Element element, Output output, offset_t n, Op op,
                                       tile_state<segmented_value<AccT>> state, tile_access access,
                                       block_storage_place place) {

@@ -12,6 +12,7 @@
 //   block_scan_takes(threads)     whether that block scan takes a block of `threads` threads;
 //   has_large_tuning<T>, large_tuning<T>, large_scan_items
 //                                 a second shape for large single-pass scans, where one was measured faster.
+// by_key_min_blocks_per_sm<Tuning, Key, Value>() is the register budget of a scan by key's tile kernel.
 // Measurements behind each shape: bench/PERFORMANCE.md, "Tuning choices".
 
 #include <fastscan/detail/block/block_scan_blelloch.cuh>
@@ -19,6 +20,8 @@
 #include <fastscan/detail/block/block_scan_matrix.cuh>
 #include <fastscan/detail/block/block_segmented_scan_matrix.cuh>
 #include <fastscan/detail/tuning/tuning_common.cuh>
+
+#include <type_traits>
 
 namespace fastscan::detail {
 
@@ -124,6 +127,17 @@ struct drivers_of {
 };
 template <multi_block Strategy>
 using matrix_with = matrix_algorithm<true, column_scan::warp_matrix, Strategy>;
+// The blocks per SM a single-pass scan by key's tile kernel is compiled for: the values' tuning's, but
+// three quarters of it where the keys (Key: void for keys from a fancy iterator) are wider than the
+// values, whose registers the tuning did not count.
+template <class Tuning, class Key, class Value>
+constexpr int by_key_min_blocks_per_sm() {
+  if constexpr (!std::is_void_v<Key>) {
+    if (sizeof(Key) > sizeof(Value)) return Tuning::min_blocks_per_sm * 3 / 4 > 0 ? Tuning::min_blocks_per_sm * 3 / 4 : 1;
+  }
+  return Tuning::min_blocks_per_sm;
+}
+
 using matrix_drivers = drivers_of<matrix_with, multi_block::reduce_then_scan>;
 using blelloch_drivers = drivers_of<blelloch_algorithm, multi_block::scan_then_propagate>;
 using hillis_steele_drivers = drivers_of<hillis_steele_algorithm, multi_block::scan_then_propagate>;
