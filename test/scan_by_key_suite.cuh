@@ -12,7 +12,7 @@ TYPED_TEST_SUITE_P(by_key_suite);
 
 TYPED_TEST_P(by_key_suite, InclusiveAllSizesRotatingLayouts) {
   // Every size of the foundation sweep, the layout rotating with the size, forward and backward.
-  const auto sizes = full_sizes(TypeParam::template tile<int>, 23);
+  const auto sizes = full_sizes(TypeParam::template by_key_tile<int>, 23);
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const layout l = all_layouts[i % std::size(all_layouts)];
     for (bool backward : {false, true}) {
@@ -29,7 +29,7 @@ TYPED_TEST_P(by_key_suite, InclusiveAllSizesRotatingLayouts) {
 
 TYPED_TEST_P(by_key_suite, InclusiveEveryLayout) {
   sweep_by_key<TypeParam, int, int>(
-      by_key_sizes(TypeParam::template tile<int>), {std::begin(all_layouts), std::end(all_layouts)}, 200, false,
+      by_key_sizes(TypeParam::template by_key_tile<int>), {std::begin(all_layouts), std::end(all_layouts)}, 200, false,
       inclusive_plus, [](auto const& k, auto const& v) {
         return reference_inclusive_by_key<int, int>(k, v, thrust::equal_to<>{}, thrust::plus<>{});
       });
@@ -37,7 +37,7 @@ TYPED_TEST_P(by_key_suite, InclusiveEveryLayout) {
 
 TYPED_TEST_P(by_key_suite, ExclusiveWithInitEveryLayout) {
   sweep_by_key<TypeParam, int, int>(
-      by_key_sizes(TypeParam::template tile<int>), {std::begin(all_layouts), std::end(all_layouts)}, 300, false,
+      by_key_sizes(TypeParam::template by_key_tile<int>), {std::begin(all_layouts), std::end(all_layouts)}, 300, false,
       exclusive_init, [](auto const& k, auto const& v) {
         return reference_exclusive_by_key<int, int>(k, v, -3, thrust::equal_to<>{}, thrust::plus<>{});
       });
@@ -83,11 +83,11 @@ TYPED_TEST_P(by_key_suite, EveryArity) {
 }
 
 TYPED_TEST_P(by_key_suite, FloatKeysCustomPredicate) {
-  const auto sizes = by_key_sizes(TypeParam::template tile<int>);
+  const auto sizes = by_key_sizes(TypeParam::template by_key_tile<int>);
   for (std::size_t n : sizes) {
     SCOPED_TRACE(n);
     // Keys: segment index plus noise below 0.1, so only the predicate (|a - b| < 0.5) sees the runs.
-    auto int_keys = segment_keys(layout::mean_32, n, TypeParam::template tile<int>, 500 + n);
+    auto int_keys = segment_keys(layout::mean_32, n, TypeParam::template by_key_tile<int>, 500 + n);
     std::vector<float> keys(n);
     for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<float>(int_keys[i] % 2 * 3) + random_value<float>(i) * 0.05f;
     const auto values = random_vector<int>(n, 501 + n);
@@ -110,7 +110,7 @@ TYPED_TEST_P(by_key_suite, NonCommutativeInsideSegments) {
   const affine init{5, 2};
   for (bool backward : {false, true}) {
     sweep_by_key<TypeParam, affine, affine>(
-        by_key_sizes(TypeParam::template tile<affine>), {layout::mean_3, layout::mean_1000, layout::tile_ends}, 600,
+        by_key_sizes(TypeParam::template by_key_tile<affine>), {layout::mean_3, layout::mean_1000, layout::tile_ends}, 600,
         backward,
         [](auto p, auto k0, auto k1, auto v, auto r) {
           return thrust::inclusive_scan_by_key(p, k0, k1, v, r, thrust::equal_to<>{}, compose_affine{});
@@ -119,7 +119,7 @@ TYPED_TEST_P(by_key_suite, NonCommutativeInsideSegments) {
           return reference_inclusive_by_key<affine, affine>(k, v, thrust::equal_to<>{}, compose_affine{});
         });
     sweep_by_key<TypeParam, affine, affine>(
-        by_key_sizes(TypeParam::template tile<affine>), {layout::mean_32, layout::tile_starts}, 601, backward,
+        by_key_sizes(TypeParam::template by_key_tile<affine>), {layout::mean_32, layout::tile_starts}, 601, backward,
         [&](auto p, auto k0, auto k1, auto v, auto r) {
           return thrust::exclusive_scan_by_key(p, k0, k1, v, r, init, thrust::equal_to<>{}, compose_affine{});
         },
@@ -130,7 +130,7 @@ TYPED_TEST_P(by_key_suite, NonCommutativeInsideSegments) {
 }
 
 TYPED_TEST_P(by_key_suite, BackwardEveryLayout) {
-  const auto sizes = by_key_sizes(TypeParam::template tile<int>);
+  const auto sizes = by_key_sizes(TypeParam::template by_key_tile<int>);
   const std::vector<layout> layouts = {std::begin(all_layouts), std::end(all_layouts)};
   sweep_by_key<TypeParam, int, int>(sizes, layouts, 700, true, inclusive_plus, [](auto const& k, auto const& v) {
     return reference_inclusive_by_key<int, int>(k, v, thrust::equal_to<>{}, thrust::plus<>{});
@@ -141,9 +141,9 @@ TYPED_TEST_P(by_key_suite, BackwardEveryLayout) {
 }
 
 TYPED_TEST_P(by_key_suite, InPlaceValuesAreResult) {
-  for (std::size_t n : by_key_sizes(TypeParam::template tile<int>)) {
+  for (std::size_t n : by_key_sizes(TypeParam::template by_key_tile<int>)) {
     SCOPED_TRACE(n);
-    const auto keys = segment_keys(layout::mean_32, n, TypeParam::template tile<int>, 800 + n);
+    const auto keys = segment_keys(layout::mean_32, n, TypeParam::template by_key_tile<int>, 800 + n);
     const auto values = random_vector<int>(n, 801 + n);
     auto d_keys = to_device(keys);
     auto data = to_device(values);
@@ -163,8 +163,8 @@ TYPED_TEST_P(by_key_suite, BackwardScansAllSizes) {
   scoped_stream stream;
   int round = 0;
   // Besides the foundation sweep, multiples of 16 elements over many tiles: the 16-byte vector path.
-  auto sizes = full_sizes(TypeParam::template tile<int>, 23);
-  for (std::size_t n : capped({37 * TypeParam::template tile<int>, std::size_t{1} << 20, std::size_t{1} << 22}))
+  auto sizes = full_sizes(TypeParam::template by_key_tile<int>, 23);
+  for (std::size_t n : capped({37 * TypeParam::template by_key_tile<int>, std::size_t{1} << 20, std::size_t{1} << 22}))
     sizes.push_back(n);
   for (std::size_t n : sizes) {
     SCOPED_TRACE(n);
@@ -182,7 +182,7 @@ TYPED_TEST_P(by_key_suite, BackwardScansAllSizes) {
 }
 
 TYPED_TEST_P(by_key_suite, BackwardNonCommutativeScan) {
-  for (std::size_t n : edge_sizes(TypeParam::template tile<affine>)) {
+  for (std::size_t n : edge_sizes(TypeParam::template by_key_tile<affine>)) {
     SCOPED_TRACE(n);
     const auto input = random_vector<affine>(n, 950 + n);
     auto d_in = to_device(input);
@@ -216,7 +216,7 @@ TYPED_TEST_P(by_key_suite, DropInIdenticalToThrustPar) {
   for (std::size_t n : capped({1, 777, 4097, (std::size_t{1} << 20) + 3, (std::size_t{1} << 23) + 1})) {
     for (layout l : {layout::mean_3, layout::mean_1000, layout::tile_ends}) {
       SCOPED_TRACE(std::to_string(n) + " " + name_of(l));
-      auto keys = to_device(segment_keys(l, n, TypeParam::template tile<int>, 1000 + n));
+      auto keys = to_device(segment_keys(l, n, TypeParam::template by_key_tile<int>, 1000 + n));
       auto values = to_device(random_vector<int>(n, 1001 + n));
       const auto expected = by_key_pipeline(thrust::cuda::par, keys, values);
       const auto actual = by_key_pipeline(TypeParam::blocking, keys, values);

@@ -36,10 +36,10 @@ void check_widths(std::uint64_t seed, std::vector<V> (*values_of)(std::size_t, s
     auto sweep = [&](auto call, auto reference) {
       scoped_stream stream;
       int round = 0;
-      for (std::size_t n : by_key_sizes(Under::template tile<V>)) {
+      for (std::size_t n : by_key_sizes(Under::template by_key_tile<V>)) {
         for (layout l : layouts) {
           SCOPED_TRACE("n = " + std::to_string(n) + ", layout " + name_of(l) + (backward ? ", backward" : ""));
-          const auto keys = segment_keys<K>(l, n, Under::template tile<V>, seed + n);
+          const auto keys = segment_keys<K>(l, n, Under::template by_key_tile<V>, seed + n);
           const auto values = values_of(n, seed + 2 * n + 1);
           auto d_keys = to_device(keys);
           auto d_values = to_device(values);

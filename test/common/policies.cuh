@@ -22,6 +22,8 @@ struct algorithm_under_test {
   template <class T>
   static constexpr std::size_t tile = Algorithm::template tuning<T>::tile_items;
   template <class T>
+  static constexpr std::size_t by_key_tile = Algorithm::template by_key_tuning<T>::tile_items;
+  template <class T>
   static constexpr std::size_t select_tile = fastscan::detail::select_tuning<Algorithm, T>::tile_items;
   // "matrix", "blelloch_deterministic", ...: the policy's name without the namespace.
   static std::string name() { return std::string(Algorithm::name).substr(std::string("fastscan::").size()); }

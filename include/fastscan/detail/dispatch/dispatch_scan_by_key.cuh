@@ -31,7 +31,7 @@ namespace fastscan::detail {
 template <class Algorithm, scan_kind Kind, class AccT, class Element, class Output, class Op>
 cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& element, Output const& output,
                                            offset_t n, Op op, cudaStream_t stream) {
-  using tuning = typename Algorithm::template tuning<AccT>;
+  using tuning = typename Algorithm::template by_key_tuning<AccT>;
   using key_t = key_type_of<decltype(element.keys)>;
   offset_t tiles = 0;
   FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, tiles));

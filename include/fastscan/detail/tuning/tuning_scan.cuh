@@ -11,7 +11,9 @@
 //                                 (stream compaction's counts, reduce_by_key's pairs, the sort's digits);
 //   block_scan_takes(threads)     whether that block scan takes a block of `threads` threads;
 //   has_large_tuning<T>, large_tuning<T>, large_scan_items
-//                                 a second shape for large single-pass scans, where one was measured faster.
+//                                 a second shape for large single-pass scans, where one was measured faster;
+//   by_key_tuning<T>              the shape of a scan by key of values of type T (tuning<T> unless a
+//                                 shape of its own was measured faster).
 // by_key_min_blocks_per_sm<Tuning, Key, Value>() is the register budget of a scan by key's tile kernel.
 // Measurements behind each shape: bench/PERFORMANCE.md, "Tuning choices".
 
@@ -67,6 +69,13 @@ struct matrix_algorithm {
       sizeof(T) == 8 && is_single_pass(Strategy) && Threads == 128 && ThreadBytes == 128;
   template <class T>
   using large_tuning = typename matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>::template tuning<T>;
+
+  // Single-pass scans by key of 8-byte values: 96 threads x 96 bytes (12 values a thread); the keys'
+  // registers and the smaller tile's lower latency outweigh its extra look-backs.
+  template <class T>
+  using by_key_tuning = std::conditional_t<
+      sizeof(T) == 8 && is_single_pass(Strategy) && Threads == 128 && ThreadBytes == 128,
+      typename matrix_algorithm<PadRows, Column, Strategy, 96, 96, LookbackTilesPerLane>::template tuning<T>, tuning<T>>;
 };
 
 // A block algorithm over plainly striped items (no vectors in its tiles): BlockScan<T, threads, items,
@@ -101,6 +110,8 @@ struct striped_algorithm {
   }
   template <class T>
   static constexpr bool has_large_tuning = false;
+  template <class T>
+  using by_key_tuning = tuning<T>;
 };
 
 // Blelloch's tree as Harris et al. give it, with their conflict-free offsets: 2048-element tiles of
