@@ -60,6 +60,52 @@ TYPED_TEST(sort_types_test, IntegerKeysOfEveryWidth) {
   check_key_type<std::uint64_t, TypeParam>();
 }
 
+// 8-bit keys alone are not moved but written from their digit counts (agent_radix_sort_fill.cuh):
+// every 8-bit type ascending and descending, skewed inputs (most digits empty, runs longer than a
+// thread's 16-byte store), sizes around the 16-key runs, at every offset from a 16-byte boundary, with
+// the bytes around the range checked untouched.
+template <class Key, class Under>
+void check_one_byte_keys_alone() {
+  const std::size_t guard = 32;
+  for (std::size_t n : capped({0, 1, 2, 15, 16, 17, 31, 33, 257, 4099, 104729, (std::size_t{1} << 20) + 1, (std::size_t{1} << 22) + 3})) {
+    for (int skew = 0; skew < 2; ++skew) {
+      std::vector<Key> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t r = splitmix64(7000 + 31 * n + i + skew);
+        const std::uint8_t byte = skew ? static_cast<std::uint8_t>(r % 97 < 90 ? 0x80 : r % 3 == 0 ? 0x7f : r >> 8) : static_cast<std::uint8_t>(r);
+        std::memcpy(&keys[i], &byte, 1);
+      }
+      for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{15}}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", skew " + std::to_string(skew) + ", offset " + std::to_string(offset));
+        std::vector<Key> buffer(n + 2 * guard);
+        for (std::size_t i = 0; i < buffer.size(); ++i) {
+          const auto byte = static_cast<std::uint8_t>(0xA5 ^ i);
+          std::memcpy(&buffer[i], &byte, 1);
+        }
+        std::copy(keys.begin(), keys.end(), buffer.begin() + guard + offset);
+        auto ascending = to_device(buffer), descending = to_device(buffer);
+        Key* up = thrust::raw_pointer_cast(ascending.data()) + guard + offset;
+        Key* down = thrust::raw_pointer_cast(descending.data()) + guard + offset;
+        thrust::sort(Under::blocking, thrust::device_pointer_cast(up), thrust::device_pointer_cast(up + n));
+        thrust::sort(Under::nosync, thrust::device_pointer_cast(down), thrust::device_pointer_cast(down + n), thrust::greater<Key>{});
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        std::vector<Key> expected_up(buffer), expected_down(buffer);
+        std::sort(expected_up.begin() + guard + offset, expected_up.begin() + guard + offset + n);
+        std::sort(expected_down.begin() + guard + offset, expected_down.begin() + guard + offset + n, std::greater<Key>{});
+        const auto actual_up = to_host(ascending), actual_down = to_host(descending);
+        ASSERT_TRUE(same_bits(expected_up, actual_up)) << "ascending, first difference at " << first_difference(expected_up, actual_up);
+        ASSERT_TRUE(same_bits(expected_down, actual_down)) << "descending, first difference at " << first_difference(expected_down, actual_down);
+      }
+    }
+  }
+}
+
+TYPED_TEST(sort_types_test, OneByteKeysAloneFromTheirCounts) {
+  check_one_byte_keys_alone<std::uint8_t, TypeParam>();
+  check_one_byte_keys_alone<std::int8_t, TypeParam>();
+  check_one_byte_keys_alone<char, TypeParam>();
+}
+
 // bool keys (std::vector<bool> has no data(), so through thrust::host_vector).
 TYPED_TEST(sort_types_test, BoolKeys) {
   for (std::size_t n : capped({1, 3, 9000, 104729})) {
@@ -74,6 +120,13 @@ TYPED_TEST(sort_types_test, BoolKeys) {
     thrust::host_vector<bool> e = ek, a = ak;
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(e[i], a[i]) << "at " << i;
     ASSERT_TRUE(same_bits(to_host(ev), to_host(av)));
+    // Alone, from their counts.
+    thrust::device_vector<bool> alone = keys;
+    thrust::sort(TypeParam::blocking, alone.begin(), alone.end());
+    std::size_t falses = 0;
+    for (std::size_t i = 0; i < n; ++i) falses += keys[i] ? 0 : 1;
+    thrust::host_vector<bool> sorted = alone;
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(sorted[i], i >= falses) << "keys alone, at " << i;
   }
 }
 

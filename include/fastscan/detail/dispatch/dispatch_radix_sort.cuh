@@ -3,7 +3,8 @@
 // buffer for keys and values, digit counts, digit starts, two sets of look-back words), count every
 // pass's digits in one read and place their starts, run one onesweep launch per pass (and per portion
 // of a very large input, each portion's launch handing the next its digit starts), copy back after an
-// odd number of passes (8-bit keys).
+// odd number of passes (8-bit keys with values). 8-bit keys alone are not moved at all: counted, then
+// written from their digits' starts (agent_radix_sort_fill.cuh).
 //
 // Values wider than 8 bytes do not ride along (they would crowd out the tile in shared memory): the
 // keys are sorted with their original positions, and the values gathered by those afterwards.
@@ -122,6 +123,34 @@ cudaError_t run_pass(Plan const& plan, Kernel kernel, block_storage_launch const
   return cudaSuccess;
 }
 
+// What count_digits needs when no pass follows: the counts and starts of one portion.
+struct radix_fill_plan {
+  offset_t n = 0;
+  offset_t portions = 1;
+  unsigned long long* counts = nullptr;
+  offset_t* starts = nullptr;
+  unsigned* lookback[1] = {nullptr};
+  offset_t lookback_words = 0;
+};
+
+// Keys of one digit alone: counted, their digits' starts placed, and keys[0, n) written from those.
+template <class Tuning, class Key, bool Descending>
+cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaStream_t stream) {
+  using bits_t = typename radix_key<Key, Descending>::bits_t;
+  radix_fill_plan plan;
+  plan.n = n;
+  plan.counts = arena.allocate<unsigned long long>(radix_digits);
+  plan.starts = arena.allocate<offset_t>(radix_digits);
+  if (arena.measuring()) return cudaSuccess;
+  bits_t* key_bits = reinterpret_cast<bits_t*>(keys);
+  FASTSCAN_CUDA_TRY((count_digits<Tuning, Key, Descending>(plan, key_bits, stream)));
+  const offset_t runs = (n + agent_radix_sort_fill<Key, Descending>::run - 1) / agent_radix_sort_fill<Key, Descending>::run;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
+  radix_fill_kernel<Key, Descending><<<grid_for(runs, radix_fill_threads, 65536), radix_fill_threads, 0, stream>>>(
+      plan.starts, key_bits, n, aligned);
+  return cudaGetLastError();
+}
+
 // After an odd number of passes the sorted keys (and values) are in the plan's buffers: back to the caller's.
 template <class Plan, class Key, class Value>
 cudaError_t copy_back(Plan const& plan, Key* keys, Value* values, cudaStream_t stream) {
@@ -179,7 +208,10 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
 // Sorts keys[0, n), and values[0, n) with them (Value = keys_only: keys alone), stably.
 template <class Algorithm, class Key, bool Descending, class Value>
 cudaError_t dispatch_radix_sort(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
-  if constexpr (rides_along<Value>) {
+  if constexpr (radix_key<Key, Descending>::passes == 1 && std::is_same_v<Value, keys_only>) {
+    if (n <= 1) return cudaSuccess;
+    return dispatch_radix_fill<radix_sort_tuning<Algorithm, Key, Value>, Key, Descending>(arena, keys, n, stream);
+  } else if constexpr (rides_along<Value>) {
     return dispatch_radix_sort_riding<Algorithm, Key, Descending, Value>(arena, keys, values, n, stream);
   } else {
     // Keys with their positions, then values[i] = old values[position i].

@@ -1,7 +1,8 @@
 #pragma once
 // __global__ glue for radix sort: the digit counts of every pass, where the digits start, and one
-// launch per pass and portion.
+// launch per pass and portion; keys of one digit alone are filled in from the counts.
 
+#include <fastscan/detail/agent/agent_radix_sort_fill.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_histogram.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_onesweep.cuh>
 #include <fastscan/detail/kernels/block_storage.cuh>
@@ -34,6 +35,16 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     radix_onesweep_kernel(radix_pass<typename radix_key<Key, Descending>::bits_t, Value> pass, block_storage_place place) {
   using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value>;
   agent::consume_tile(block_temp_storage<typename agent::temp_storage>(place), pass);
+}
+
+inline constexpr int radix_fill_threads = 256;
+
+template <class Key, bool Descending>
+__global__ void __launch_bounds__(radix_fill_threads)
+    radix_fill_kernel(offset_t const* starts, typename radix_key<Key, Descending>::bits_t* keys, offset_t n, bool aligned) {
+  using agent = agent_radix_sort_fill<Key, Descending>;
+  __shared__ typename agent::temp_storage storage;
+  agent::template fill<radix_fill_threads>(storage, starts, keys, n, aligned);
 }
 
 }  // namespace fastscan::detail
