@@ -7,6 +7,9 @@
 //   fastscan::matrix_deterministic, ..._deterministic(_nosync)          bitwise-identical results run to run
 //   fastscan::matrix_multi_pass, ..._multi_pass(_nosync)                the papers' multi-pass drivers
 //   policy.on(stream), policy(allocator), policy(allocator).on(stream)
+//   policy.across(comm)                   the same policy over the shards of an NCCL communicator: each
+//                                         rank passes its shard and gets the algorithm's result over all
+//                                         shards in rank order (include <fastscan/nccl.cuh>)
 //
 // The plain policies scan in a single pass (decoupled look-back): which earlier tiles' totals a tile
 // combines depends on timing, so floating-point results may differ in the last bits from run to run
@@ -26,7 +29,20 @@
 #include <type_traits>
 
 namespace fastscan {
+
+// Where a rank's part of a distributed compaction lies in the whole result: `offset` elements selected
+// on the ranks below it, `total` selected on all ranks (policy.across(comm).report_to(&placement)).
+struct shard_placement {
+  long long offset = 0;
+  long long total = 0;
+};
+
 namespace detail {
+
+// How policy.across(comm) makes a distributed policy for a communicator type; defined for ncclComm_t
+// by <fastscan/nccl.cuh> (an incomplete type here: .across needs that header).
+template <class Comm>
+struct communicator_traits;
 
 // Root of every fastscan policy. Thrust finds algorithm overloads by argument-dependent lookup on
 // the most-derived policy type; overloads taking this base bind more tightly than the CUDA
@@ -49,6 +65,11 @@ struct policy_family {
       return result;
     }
 
+    template <class Comm>
+    auto across(Comm comm) const {
+      return communicator_traits<Comm>::across(static_cast<Derived const&>(*this), comm);
+    }
+
    private:
     cudaStream_t stream_;
 
@@ -66,6 +87,11 @@ struct policy_family {
     constexpr policy() = default;
 
     stream_policy on(cudaStream_t stream) const { return stream_policy(stream); }
+
+    template <class Comm>
+    auto across(Comm comm) const {
+      return communicator_traits<Comm>::across(*this, comm);
+    }
 
    private:
     friend bool must_perform_optional_stream_synchronization(policy const&) { return Blocking; }

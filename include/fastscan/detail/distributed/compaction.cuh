@@ -1,0 +1,107 @@
+#pragma once
+// Compaction across ranks: every rank compacts its own shard locally (the selected elements stay on
+// their rank, in order), then the ranks' counts are gathered so that each rank learns where its part
+// lies in the whole result, reported through policy.across(comm).report_to(&placement).
+
+#include <fastscan/detail/distributed/exchange.cuh>
+
+#include <thrust/copy.h>
+#include <thrust/partition.h>
+#include <thrust/remove.h>
+
+#include <vector>
+
+namespace fastscan::detail {
+
+// Gathers every rank's count of kept elements; reports this rank's offset and the total.
+template <class Local>
+void report_placement(distributed_policy<Local> const& policy, long long kept, const char* call) {
+  const rank_layout layout = layout_of(policy, call);
+  const cudaStream_t stream = stream_of(policy);
+  record_buffer<long long> counts(static_cast<std::size_t>(layout.ranks) + 1, stream, call);
+  to_device(policy, kept, counts.get() + layout.ranks, call);
+  all_gather(policy, counts.get() + layout.ranks, counts.get(), call);
+  std::vector<long long> all(static_cast<std::size_t>(layout.ranks));
+  throw_if_failed(cudaMemcpyAsync(all.data(), counts.get(), all.size() * sizeof(long long), cudaMemcpyDeviceToHost, stream),
+                  call, "copying the ranks' counts to the host");
+  throw_if_failed(cudaStreamSynchronize(stream), call, "waiting for the exchange");
+  shard_placement placement;
+  for (int k = 0; k < layout.ranks; ++k) {
+    if (k < layout.rank) placement.offset += all[static_cast<std::size_t>(k)];
+    placement.total += all[static_cast<std::size_t>(k)];
+  }
+  if (policy.report) *policy.report = placement;
+}
+
+template <class Local, class InputIt, class OutputIt, class Pred>
+OutputIt copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, OutputIt result, Pred pred) {
+  const OutputIt end = thrust::copy_if(policy.local, first, last, result, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "copy_if");
+  return end;
+}
+
+template <class Local, class InputIt, class StencilIt, class OutputIt, class Pred>
+OutputIt copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred) {
+  const OutputIt end = thrust::copy_if(policy.local, first, last, stencil, result, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "copy_if");
+  return end;
+}
+
+template <class Local, class InputIt, class OutputIt, class Pred>
+OutputIt remove_copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, OutputIt result, Pred pred) {
+  const OutputIt end = thrust::remove_copy_if(policy.local, first, last, result, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "remove_copy_if");
+  return end;
+}
+
+template <class Local, class InputIt, class StencilIt, class OutputIt, class Pred>
+OutputIt remove_copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result,
+                        Pred pred) {
+  const OutputIt end = thrust::remove_copy_if(policy.local, first, last, stencil, result, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "remove_copy_if");
+  return end;
+}
+
+template <class Local, class It, class Pred>
+It remove_if(distributed_policy<Local>& policy, It first, It last, Pred pred) {
+  const It end = thrust::remove_if(policy.local, first, last, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(first, end)), "remove_if");
+  return end;
+}
+
+template <class Local, class It, class StencilIt, class Pred>
+It remove_if(distributed_policy<Local>& policy, It first, It last, StencilIt stencil, Pred pred) {
+  const It end = thrust::remove_if(policy.local, first, last, stencil, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(first, end)), "remove_if");
+  return end;
+}
+
+template <class Local, class It, class Pred>
+It partition(distributed_policy<Local>& policy, It first, It last, Pred pred) {
+  const It middle = thrust::partition(policy.local, first, last, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "partition");
+  return middle;
+}
+
+template <class Local, class It, class StencilIt, class Pred>
+It partition(distributed_policy<Local>& policy, It first, It last, StencilIt stencil, Pred pred) {
+  const It middle = thrust::partition(policy.local, first, last, stencil, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "partition");
+  return middle;
+}
+
+template <class Local, class It, class Pred>
+It stable_partition(distributed_policy<Local>& policy, It first, It last, Pred pred) {
+  const It middle = thrust::stable_partition(policy.local, first, last, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "stable_partition");
+  return middle;
+}
+
+template <class Local, class It, class StencilIt, class Pred>
+It stable_partition(distributed_policy<Local>& policy, It first, It last, StencilIt stencil, Pred pred) {
+  const It middle = thrust::stable_partition(policy.local, first, last, stencil, pred);
+  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "stable_partition");
+  return middle;
+}
+
+}  // namespace fastscan::detail

@@ -1,0 +1,118 @@
+#pragma once
+// What the distributed algorithms exchange, and how: every rank publishes one small record of its shard
+// (its count, its total, its boundary keys) with ncclAllGather on the local policy's stream; each rank
+// then folds the records of the ranks below it, in rank order, on the device (the operator may be
+// device-only), and takes the result to the host as the initial value of its local call. The fold's
+// order is fixed by the ranks alone, so a deterministic local policy stays deterministic across ranks.
+
+#include <fastscan/detail/distributed/distributed_policy.cuh>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/iterator_adaptor.h>
+#include <thrust/system/cuda/detail/util.h>
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+namespace fastscan::detail {
+
+template <class T>
+constexpr bool exchangeable = std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>;
+
+struct rank_layout {
+  int rank = 0;
+  int ranks = 1;
+};
+
+template <class Local>
+rank_layout layout_of(distributed_policy<Local> const& policy, const char* call) {
+  rank_layout layout;
+  throw_if_failed(ncclCommUserRank(policy.comm, &layout.rank), call, "ncclCommUserRank");
+  throw_if_failed(ncclCommCount(policy.comm, &layout.ranks), call, "ncclCommCount");
+  return layout;
+}
+
+template <class Local>
+cudaStream_t stream_of(distributed_policy<Local> const& policy) {
+  return thrust::cuda_cub::stream(const_cast<Local&>(policy.local));
+}
+
+// Device memory for the records, stream-ordered.
+template <class Record>
+class record_buffer {
+ public:
+  record_buffer(std::size_t count, cudaStream_t stream, const char* call) : stream_(stream) {
+    throw_if_failed(cudaMallocAsync(reinterpret_cast<void**>(&data_), count * sizeof(Record), stream), call,
+                    "allocating the exchange's records");
+  }
+  ~record_buffer() { cudaFreeAsync(data_, stream_); }
+  record_buffer(record_buffer const&) = delete;
+  record_buffer& operator=(record_buffer const&) = delete;
+  Record* get() const { return data_; }
+
+ private:
+  Record* data_ = nullptr;
+  cudaStream_t stream_;
+};
+
+// Every rank's record (`mine`, on the device) gathered into `all` (ranks records, rank order).
+template <class Local, class Record>
+void all_gather(distributed_policy<Local> const& policy, Record const* mine, Record* all, const char* call) {
+  throw_if_failed(ncclAllGather(mine, all, sizeof(Record), ncclUint8, policy.comm, stream_of(policy)), call,
+                  "ncclAllGather of the shards' records");
+}
+
+// Writes only the element at `last` of a range (a scan's last value: the range's ordered total).
+template <class T>
+struct last_value_reference {
+  T* target;
+  bool keep;
+  __host__ __device__ last_value_reference const& operator=(T const& value) const {
+    if (keep) *target = value;
+    return *this;
+  }
+};
+
+template <class T>
+class last_value_sink
+    : public thrust::iterator_adaptor<last_value_sink<T>, thrust::counting_iterator<long long>, T, thrust::use_default,
+                                      thrust::use_default, last_value_reference<T>> {
+  using super_t = thrust::iterator_adaptor<last_value_sink<T>, thrust::counting_iterator<long long>, T,
+                                           thrust::use_default, thrust::use_default, last_value_reference<T>>;
+  friend class thrust::iterator_core_access;
+
+ public:
+  __host__ __device__ last_value_sink(T* target, long long last)
+      : super_t(thrust::counting_iterator<long long>(0)), target_(target), last_(last) {}
+
+ private:
+  __host__ __device__ last_value_reference<T> dereference() const { return {target_, *this->base() == last_}; }
+  T* target_;
+  long long last_;
+};
+
+// A value computed on the device, to the host (waits for the stream).
+template <class T, class Local>
+T to_host(distributed_policy<Local> const& policy, T const* value, const char* call) {
+  T result;
+  throw_if_failed(cudaMemcpyAsync(&result, value, sizeof(T), cudaMemcpyDeviceToHost, stream_of(policy)), call,
+                  "copying the carry to the host");
+  throw_if_failed(cudaStreamSynchronize(stream_of(policy)), call, "waiting for the exchange");
+  return result;
+}
+
+// A host value to the device record field `target` (pageable: the copy is staged before this returns).
+template <class T, class Local>
+void to_device(distributed_policy<Local> const& policy, T const& value, T* target, const char* call) {
+  throw_if_failed(cudaMemcpyAsync(target, &value, sizeof(T), cudaMemcpyHostToDevice, stream_of(policy)), call,
+                  "writing the shard's record");
+}
+
+template <class T>
+struct carry {
+  T value;
+  int present;  // 0: nothing below this rank (and no initial value) to fold
+};
+
+}  // namespace fastscan::detail

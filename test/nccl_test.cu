@@ -1,0 +1,264 @@
+// Algorithms across ranks (<fastscan/nccl.cuh>), against thrust::cuda::par on the whole input: a
+// one-rank communicator on any GPU (the exchange, the fold and the local calls all run); with two or
+// more GPUs, one host thread per rank on shards of uneven sizes, empty and one-element shards included,
+// segments spanning several ranks, gathered and compared element by element.
+
+#include "common/test_utils.cuh"
+
+#include <fastscan/nccl.cuh>
+
+#include <thrust/device_vector.h>
+#include <thrust/functional.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fastscan_test {
+namespace {
+
+struct compose_affine {
+  __host__ __device__ affine operator()(affine const& f, affine const& g) const {
+    return {f.a * g.a, f.b * g.a + g.b};  // x -> g(f(x))
+  }
+};
+struct is_odd {
+  __host__ __device__ bool operator()(int x) const { return (x & 1) != 0; }
+};
+
+// Every call under test over one rank's shard (appending its outputs) or, with par, over the whole input.
+struct outputs {
+  std::vector<int> inclusive, inclusive_max, inclusive_init, exclusive, exclusive_init, by_key_inclusive,
+      by_key_exclusive, by_key_in_place, selected, removed;
+  std::vector<affine> affine_exclusive, affine_by_key;
+  std::vector<long long> placements;  // copy_if offset, total; remove_if offset, total; partition offset, total
+};
+
+template <class Policy, class CompactionPolicy>
+void run_calls(Policy const& policy, CompactionPolicy const& compaction_policy, std::vector<int> const& values,
+               std::vector<int> const& keys, std::vector<affine> const& maps, outputs& out) {
+  const std::size_t n = values.size();
+  const auto d_values = to_device(values);
+  const auto d_keys = to_device(keys);
+  const auto d_maps = to_device(maps);
+  thrust::device_vector<int> result(n + 1);
+  auto poison = [&] { thrust::fill(thrust::cuda::par, result.begin(), result.end(), -12345); };
+  auto append = [&](std::vector<int>& to, thrust::device_vector<int> const& from, std::size_t count) {
+    const auto h = to_host(from);
+    ASSERT_EQ(h.size() > count ? h[count] : -12345, -12345) << "wrote past the shard";
+    to.insert(to.end(), h.begin(), h.begin() + static_cast<std::ptrdiff_t>(count));
+  };
+  poison();
+  thrust::inclusive_scan(policy, d_values.begin(), d_values.end(), result.begin());
+  append(out.inclusive, result, n);
+  poison();
+  thrust::inclusive_scan(policy, d_values.begin(), d_values.end(), result.begin(), thrust::maximum<int>{});
+  append(out.inclusive_max, result, n);
+  poison();
+  thrust::inclusive_scan(policy, d_values.begin(), d_values.end(), result.begin(), 1000, thrust::plus<int>{});
+  append(out.inclusive_init, result, n);
+  poison();
+  thrust::exclusive_scan(policy, d_values.begin(), d_values.end(), result.begin());
+  append(out.exclusive, result, n);
+  poison();
+  thrust::exclusive_scan(policy, d_values.begin(), d_values.end(), result.begin(), -7);
+  append(out.exclusive_init, result, n);
+  {
+    thrust::device_vector<affine> maps_result = d_maps;  // in place, non-commutative
+    thrust::exclusive_scan(policy, maps_result.begin(), maps_result.end(), maps_result.begin(), affine{3, 5}, compose_affine{});
+    const auto h = to_host(maps_result);
+    out.affine_exclusive.insert(out.affine_exclusive.end(), h.begin(), h.end());
+    thrust::device_vector<affine> by_key(n);
+    thrust::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_maps.begin(), by_key.begin(),
+                                  thrust::equal_to<int>{}, compose_affine{});
+    const auto hk = to_host(by_key);
+    out.affine_by_key.insert(out.affine_by_key.end(), hk.begin(), hk.end());
+  }
+  poison();
+  thrust::inclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_values.begin(), result.begin());
+  append(out.by_key_inclusive, result, n);
+  poison();
+  thrust::exclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), d_values.begin(), result.begin(), 11,
+                                thrust::equal_to<int>{}, thrust::plus<int>{});
+  append(out.by_key_exclusive, result, n);
+  {
+    thrust::device_vector<int> in_place = d_values;
+    thrust::exclusive_scan_by_key(policy, d_keys.begin(), d_keys.end(), in_place.begin(), in_place.begin(), 4);
+    append(out.by_key_in_place, in_place, n);
+  }
+  poison();
+  auto end = thrust::copy_if(compaction_policy, d_values.begin(), d_values.end(), result.begin(), is_odd{});
+  append(out.selected, result, static_cast<std::size_t>(end - result.begin()));
+  thrust::device_vector<int> removing = d_values;
+  auto kept = thrust::remove_if(compaction_policy, removing.begin(), removing.end(), is_odd{});
+  append(out.removed, removing, static_cast<std::size_t>(kept - removing.begin()));
+}
+
+// One rank's shard of each input: [begin, end).
+template <class T>
+std::vector<T> slice(std::vector<T> const& v, std::size_t begin, std::size_t end) {
+  return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+struct inputs {
+  std::vector<int> values, keys;
+  std::vector<affine> maps;
+};
+
+inputs make_inputs(std::size_t n, std::uint64_t seed) {
+  inputs in;
+  in.values.resize(n);
+  in.keys.resize(n);
+  in.maps.resize(n);
+  int key = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = splitmix64(seed * 977 + i);
+    in.values[i] = static_cast<int>(r % 2001) - 1000;
+    if (r % 37 == 0) ++key;  // segments of mean 37, some spanning shards
+    in.keys[i] = key;
+    in.maps[i] = affine{static_cast<std::uint32_t>(r >> 20) | 1u, static_cast<std::uint32_t>(r >> 40)};
+  }
+  return in;
+}
+
+template <class T>
+void expect_equal(std::vector<T> const& expected, std::vector<T> const& actual, const char* what) {
+  ASSERT_EQ(expected.size(), actual.size()) << what;
+  for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_TRUE(expected[i] == actual[i]) << what << " differs at " << i;
+}
+
+void expect_same_outputs(outputs const& e, outputs const& a) {
+  expect_equal(e.inclusive, a.inclusive, "inclusive_scan");
+  expect_equal(e.inclusive_max, a.inclusive_max, "inclusive_scan (maximum)");
+  expect_equal(e.inclusive_init, a.inclusive_init, "inclusive_scan (init)");
+  expect_equal(e.exclusive, a.exclusive, "exclusive_scan");
+  expect_equal(e.exclusive_init, a.exclusive_init, "exclusive_scan (init)");
+  expect_equal(e.affine_exclusive, a.affine_exclusive, "exclusive_scan (affine maps, in place)");
+  expect_equal(e.affine_by_key, a.affine_by_key, "inclusive_scan_by_key (affine maps)");
+  expect_equal(e.by_key_inclusive, a.by_key_inclusive, "inclusive_scan_by_key");
+  expect_equal(e.by_key_exclusive, a.by_key_exclusive, "exclusive_scan_by_key (init, pred, op)");
+  expect_equal(e.by_key_in_place, a.by_key_in_place, "exclusive_scan_by_key (in place)");
+  expect_equal(e.selected, a.selected, "copy_if");
+  expect_equal(e.removed, a.removed, "remove_if");
+}
+
+class nccl_test : public gpu_test {};
+
+// Shards [bounds[r], bounds[r + 1]) on `ranks` GPUs, a host thread each; outputs gathered in rank order.
+template <class Local>
+void run_across(Local const& local, int ranks, std::vector<std::size_t> const& bounds, inputs const& in, outputs& gathered,
+                std::vector<fastscan::shard_placement>& placements) {
+  std::vector<int> devices(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) devices[static_cast<std::size_t>(r)] = r;
+  std::vector<ncclComm_t> comms(static_cast<std::size_t>(ranks));
+  setenv("NCCL_NVLS_ENABLE", "0", 0);  // NVLink multicast stays off (shared machines)
+  ASSERT_EQ(ncclCommInitAll(comms.data(), ranks, devices.data()), ncclSuccess);
+  std::vector<outputs> per_rank(static_cast<std::size_t>(ranks));
+  placements.assign(static_cast<std::size_t>(ranks), {});
+  std::vector<std::string> failures(static_cast<std::size_t>(ranks));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      const auto ru = static_cast<std::size_t>(r);
+      try {
+        cudaSetDevice(r);
+        cudaStream_t stream;
+        cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+        const auto policy = local.on(stream).across(comms[ru]);
+        run_calls(policy, policy.report_to(&placements[ru]), slice(in.values, bounds[ru], bounds[ru + 1]),
+                  slice(in.keys, bounds[ru], bounds[ru + 1]), slice(in.maps, bounds[ru], bounds[ru + 1]), per_rank[ru]);
+        cudaStreamDestroy(stream);
+      } catch (std::exception const& e) {
+        failures[ru] = e.what();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (auto& c : comms) ncclCommDestroy(c);
+  for (int r = 0; r < ranks; ++r) ASSERT_EQ(failures[static_cast<std::size_t>(r)], "") << "rank " << r;
+  auto concat = [&](auto member) {
+    for (auto const& o : per_rank) (gathered.*member).insert((gathered.*member).end(), (o.*member).begin(), (o.*member).end());
+  };
+  concat(&outputs::inclusive);
+  concat(&outputs::inclusive_max);
+  concat(&outputs::inclusive_init);
+  concat(&outputs::exclusive);
+  concat(&outputs::exclusive_init);
+  concat(&outputs::affine_exclusive);
+  concat(&outputs::affine_by_key);
+  concat(&outputs::by_key_inclusive);
+  concat(&outputs::by_key_exclusive);
+  concat(&outputs::by_key_in_place);
+  concat(&outputs::selected);
+  concat(&outputs::removed);
+}
+
+// Each rank's placement: the kept elements of the ranks below it, and all kept (remove_if's, the last call).
+void expect_placements(std::vector<fastscan::shard_placement> const& placements, std::vector<std::size_t> const& bounds,
+                       std::vector<int> const& values) {
+  long long below = 0, total = 0;
+  for (int v : values) total += is_odd{}(v) ? 0 : 1;
+  for (std::size_t r = 0; r < placements.size(); ++r) {
+    EXPECT_EQ(placements[r].offset, below) << "rank " << r;
+    EXPECT_EQ(placements[r].total, total) << "rank " << r;
+    for (std::size_t i = bounds[r]; i < bounds[r + 1]; ++i) below += is_odd{}(values[i]) ? 0 : 1;
+  }
+}
+
+template <class Local>
+void check_one_rank(Local const& local) {
+  for (std::size_t n : capped({0, 1, 2, 4095, 4096, 4097, 104729, (std::size_t{1} << 20) + 1})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const inputs in = make_inputs(n, n + 1);
+    outputs expected, actual;
+    run_calls(thrust::cuda::par, thrust::cuda::par, in.values, in.keys, in.maps, expected);
+    std::vector<fastscan::shard_placement> placements;
+    run_across(local, 1, {0, n}, in, actual, placements);
+    expect_same_outputs(expected, actual);
+    expect_placements(placements, {0, n}, in.values);
+  }
+}
+
+TEST_F(nccl_test, OneRankEqualsTheWholeCall) {
+  check_one_rank(fastscan::matrix);
+  check_one_rank(fastscan::matrix_deterministic_nosync);
+  check_one_rank(fastscan::blelloch);
+}
+
+TEST_F(nccl_test, SeveralRanksEqualTheWholeCall) {
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  if (devices < 2) GTEST_SKIP() << "needs two or more GPUs (this machine has " << devices << ")";
+  for (int ranks = 2; ranks <= std::min(devices, 4); ++ranks) {
+    for (std::size_t n : capped({5, 4097, 1000003, (std::size_t{1} << 22) + 7})) {
+      // Uneven shards: an empty one and a one-element one among them, the rest split unevenly.
+      std::vector<std::size_t> bounds = {0};
+      for (int r = 0; r < ranks; ++r) {
+        const std::size_t left = n - bounds.back();
+        const std::size_t size = r == ranks - 1 ? left : r == 0 ? std::min<std::size_t>(1, left) : r == 1 ? 0 : left / 3;
+        bounds.push_back(bounds.back() + size);
+      }
+      SCOPED_TRACE("ranks = " + std::to_string(ranks) + ", n = " + std::to_string(n));
+      const inputs in = make_inputs(n, 17 * n + static_cast<std::size_t>(ranks));
+      outputs expected, actual;
+      run_calls(thrust::cuda::par, thrust::cuda::par, in.values, in.keys, in.maps, expected);
+      std::vector<fastscan::shard_placement> placements;
+      run_across(fastscan::matrix, ranks, bounds, in, actual, placements);
+      expect_same_outputs(expected, actual);
+      expect_placements(placements, bounds, in.values);
+      // One long segment over every rank.
+      inputs one_segment = in;
+      std::fill(one_segment.keys.begin(), one_segment.keys.end(), 9);
+      outputs expected_one, actual_one;
+      run_calls(thrust::cuda::par, thrust::cuda::par, one_segment.values, one_segment.keys, one_segment.maps, expected_one);
+      run_across(fastscan::matrix_deterministic, ranks, bounds, one_segment, actual_one, placements);
+      expect_same_outputs(expected_one, actual_one);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fastscan_test
