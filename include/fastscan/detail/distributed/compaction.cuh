@@ -33,75 +33,62 @@ void report_placement(distributed_policy<Local> const& policy, long long kept, c
   if (policy.report) *policy.report = placement;
 }
 
+// A local compaction's end, after reporting how many it kept from `begin`.
+template <class Local, class It>
+It reported(distributed_policy<Local> const& policy, It begin, It end, const char* call) {
+  report_placement(policy, static_cast<long long>(thrust::distance(begin, end)), call);
+  return end;
+}
+
 template <class Local, class InputIt, class OutputIt, class Pred>
 OutputIt copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, OutputIt result, Pred pred) {
-  const OutputIt end = thrust::copy_if(policy.local, first, last, result, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "copy_if");
-  return end;
+  return reported(policy, result, thrust::copy_if(policy.local, first, last, result, pred), "copy_if");
 }
 
 template <class Local, class InputIt, class StencilIt, class OutputIt, class Pred>
 OutputIt copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred) {
-  const OutputIt end = thrust::copy_if(policy.local, first, last, stencil, result, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "copy_if");
-  return end;
+  return reported(policy, result, thrust::copy_if(policy.local, first, last, stencil, result, pred), "copy_if");
 }
 
 template <class Local, class InputIt, class OutputIt, class Pred>
 OutputIt remove_copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, OutputIt result, Pred pred) {
-  const OutputIt end = thrust::remove_copy_if(policy.local, first, last, result, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "remove_copy_if");
-  return end;
+  return reported(policy, result, thrust::remove_copy_if(policy.local, first, last, result, pred), "remove_copy_if");
 }
 
 template <class Local, class InputIt, class StencilIt, class OutputIt, class Pred>
 OutputIt remove_copy_if(distributed_policy<Local>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result,
                         Pred pred) {
-  const OutputIt end = thrust::remove_copy_if(policy.local, first, last, stencil, result, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(result, end)), "remove_copy_if");
-  return end;
+  return reported(policy, result, thrust::remove_copy_if(policy.local, first, last, stencil, result, pred), "remove_copy_if");
 }
 
 template <class Local, class It, class Pred>
 It remove_if(distributed_policy<Local>& policy, It first, It last, Pred pred) {
-  const It end = thrust::remove_if(policy.local, first, last, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(first, end)), "remove_if");
-  return end;
+  return reported(policy, first, thrust::remove_if(policy.local, first, last, pred), "remove_if");
 }
 
 template <class Local, class It, class StencilIt, class Pred>
 It remove_if(distributed_policy<Local>& policy, It first, It last, StencilIt stencil, Pred pred) {
-  const It end = thrust::remove_if(policy.local, first, last, stencil, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(first, end)), "remove_if");
-  return end;
+  return reported(policy, first, thrust::remove_if(policy.local, first, last, stencil, pred), "remove_if");
 }
 
 template <class Local, class It, class Pred>
 It partition(distributed_policy<Local>& policy, It first, It last, Pred pred) {
-  const It middle = thrust::partition(policy.local, first, last, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "partition");
-  return middle;
+  return reported(policy, first, thrust::partition(policy.local, first, last, pred), "partition");
 }
 
 template <class Local, class It, class StencilIt, class Pred>
 It partition(distributed_policy<Local>& policy, It first, It last, StencilIt stencil, Pred pred) {
-  const It middle = thrust::partition(policy.local, first, last, stencil, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "partition");
-  return middle;
+  return reported(policy, first, thrust::partition(policy.local, first, last, stencil, pred), "partition");
 }
 
 template <class Local, class It, class Pred>
 It stable_partition(distributed_policy<Local>& policy, It first, It last, Pred pred) {
-  const It middle = thrust::stable_partition(policy.local, first, last, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "stable_partition");
-  return middle;
+  return reported(policy, first, thrust::stable_partition(policy.local, first, last, pred), "stable_partition");
 }
 
 template <class Local, class It, class StencilIt, class Pred>
 It stable_partition(distributed_policy<Local>& policy, It first, It last, StencilIt stencil, Pred pred) {
-  const It middle = thrust::stable_partition(policy.local, first, last, stencil, pred);
-  report_placement(policy, static_cast<long long>(thrust::distance(first, middle)), "stable_partition");
-  return middle;
+  return reported(policy, first, thrust::stable_partition(policy.local, first, last, stencil, pred), "stable_partition");
 }
 
 }  // namespace fastscan::detail
