@@ -34,7 +34,6 @@ struct outputs {
   std::vector<int> inclusive, inclusive_max, inclusive_init, exclusive, exclusive_init, by_key_inclusive,
       by_key_exclusive, by_key_in_place, selected, removed;
   std::vector<affine> affine_exclusive, affine_by_key;
-  std::vector<long long> placements;  // copy_if offset, total; remove_if offset, total; partition offset, total
 };
 
 template <class Policy, class CompactionPolicy>

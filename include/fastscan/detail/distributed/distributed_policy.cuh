@@ -5,11 +5,10 @@
 // <fastscan/nccl.cuh> overrides take it: it is not a CUDA policy, so any other Thrust algorithm fails to
 // compile rather than run on the local shard alone.
 
+#include <fastscan/detail/thrust/launch.cuh>
 #include <fastscan/execution_policy.cuh>
 
 #include <thrust/execution_policy.h>
-#include <thrust/system/cuda/error.h>
-#include <thrust/system_error.h>
 
 #include <nccl.h>
 
@@ -42,11 +41,24 @@ struct communicator_traits<ncclComm_t> {
   }
 };
 
-// Errors as Thrust's CUDA backend raises them (thrust::system_error), saying which step failed.
-inline void throw_if_failed(cudaError_t status, const char* call, const char* step) {
-  if (status != cudaSuccess)
-    throw thrust::system_error(status, thrust::cuda_category(), std::string("fastscan ") + call + " across(comm): " + step);
+// CUDA errors as every fastscan call raises them (thrust/launch.cuh), naming the local policy, the call
+// and the step that failed.
+template <class Local>
+void throw_if_failed(cudaError_t status, distributed_policy<Local> const& policy, const char* call, const char* step) {
+  if (status != cudaSuccess) {
+    Local local = policy.local;
+    throw_if_failed<typename Local::algorithm>(status, local, (std::string(call) + " across(comm)").c_str(), step);
+  }
 }
+
+// The shard's length, or the shared error for a range whose last precedes its first.
+template <class Local, class It>
+long long shard_length(distributed_policy<Local> const& policy, It first, It last, const char* call) {
+  Local local = policy.local;
+  return static_cast<long long>(checked_length<typename Local::algorithm>(local, first, last, call));
+}
+
+// NCCL errors, with NCCL's own message.
 inline void throw_if_failed(ncclResult_t status, const char* call, const char* step) {
   if (status != ncclSuccess) {
     throw std::runtime_error(std::string("fastscan ") + call + " across(comm): " + step + ": " + ncclGetErrorString(status) +

@@ -42,8 +42,9 @@ cudaStream_t stream_of(distributed_policy<Local> const& policy) {
 template <class Record>
 class record_buffer {
  public:
-  record_buffer(std::size_t count, cudaStream_t stream, const char* call) : stream_(stream) {
-    throw_if_failed(cudaMallocAsync(reinterpret_cast<void**>(&data_), count * sizeof(Record), stream), call,
+  template <class Local>
+  record_buffer(distributed_policy<Local> const& policy, std::size_t count, const char* call) : stream_(stream_of(policy)) {
+    throw_if_failed(cudaMallocAsync(reinterpret_cast<void**>(&data_), count * sizeof(Record), stream_), policy, call,
                     "allocating the exchange's records");
   }
   ~record_buffer() { cudaFreeAsync(data_, stream_); }
@@ -96,16 +97,16 @@ class last_value_sink
 template <class T, class Local>
 T to_host(distributed_policy<Local> const& policy, T const* value, const char* call) {
   T result;
-  throw_if_failed(cudaMemcpyAsync(&result, value, sizeof(T), cudaMemcpyDeviceToHost, stream_of(policy)), call,
+  throw_if_failed(cudaMemcpyAsync(&result, value, sizeof(T), cudaMemcpyDeviceToHost, stream_of(policy)), policy, call,
                   "copying the carry to the host");
-  throw_if_failed(cudaStreamSynchronize(stream_of(policy)), call, "waiting for the exchange");
+  throw_if_failed(cudaStreamSynchronize(stream_of(policy)), policy, call, "waiting for the exchange");
   return result;
 }
 
 // A host value to the device record field `target` (pageable: the copy is staged before this returns).
 template <class T, class Local>
 void to_device(distributed_policy<Local> const& policy, T const& value, T* target, const char* call) {
-  throw_if_failed(cudaMemcpyAsync(target, &value, sizeof(T), cudaMemcpyHostToDevice, stream_of(policy)), call,
+  throw_if_failed(cudaMemcpyAsync(target, &value, sizeof(T), cudaMemcpyHostToDevice, stream_of(policy)), policy, call,
                   "writing the shard's record");
 }
 

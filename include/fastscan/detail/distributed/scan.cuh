@@ -38,17 +38,16 @@ carry<T> carry_into_rank(distributed_policy<Local> const& policy, InputIt first,
                          const char* call) {
   static_assert(exchangeable<T>, "a distributed scan's values travel as bytes: trivially copyable, default-constructible");
   const rank_layout layout = layout_of(policy, call);
-  const long long n = static_cast<long long>(thrust::distance(first, last));
-  if (n < 0) throw std::invalid_argument(std::string("fastscan ") + call + " across(comm): last precedes first");
+  const long long n = shard_length(policy, first, last, call);
   const cudaStream_t stream = stream_of(policy);
-  record_buffer<scan_record<T>> records(static_cast<std::size_t>(layout.ranks) + 1, stream, call);
-  record_buffer<carry<T>> result(1, stream, call);
+  record_buffer<scan_record<T>> records(policy, static_cast<std::size_t>(layout.ranks) + 1, call);
+  record_buffer<carry<T>> result(policy, 1, call);
   scan_record<T>* mine = records.get() + layout.ranks;
   if (n > 0) thrust::inclusive_scan(policy.local, first, last, last_value_sink<T>(&mine->total, n - 1), op);
   to_device(policy, n, &mine->count, call);
   all_gather(policy, mine, records.get(), call);
   fold_scan_records<<<1, 1, 0, stream>>>(records.get(), layout.rank, op, init ? *init : T{}, init ? 1 : 0, result.get());
-  throw_if_failed(cudaGetLastError(), call, "folding the lower ranks' totals");
+  throw_if_failed(cudaGetLastError(), policy, call, "folding the lower ranks' totals");
   return to_host(policy, result.get(), call);
 }
 

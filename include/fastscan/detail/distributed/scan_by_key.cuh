@@ -74,8 +74,8 @@ leading_segment<V> leading_segment_of(distributed_policy<Local> const& policy, K
                 "a distributed scan by key's keys and values travel as bytes: trivially copyable, default-constructible");
   const rank_layout layout = layout_of(policy, call);
   const cudaStream_t stream = stream_of(policy);
-  record_buffer<by_key_record<K, V>> records(static_cast<std::size_t>(layout.ranks) + 1, stream, call);
-  record_buffer<carry<V>> result(1, stream, call);
+  record_buffer<by_key_record<K, V>> records(policy, static_cast<std::size_t>(layout.ranks) + 1, call);
+  record_buffer<carry<V>> result(policy, 1, call);
   by_key_record<K, V>* mine = records.get() + layout.ranks;
   leading_segment<V> lead;
   lead.length = n;
@@ -99,7 +99,7 @@ leading_segment<V> leading_segment_of(distributed_policy<Local> const& policy, K
   all_gather(policy, mine, records.get(), call);
   fold_by_key_records<<<1, 1, 0, stream>>>(records.get(), layout.rank, pred, op, exclusive_init ? *exclusive_init : V{},
                                            exclusive_init ? 1 : 0, result.get());
-  throw_if_failed(cudaGetLastError(), call, "folding the lower ranks' trailing segments");
+  throw_if_failed(cudaGetLastError(), policy, call, "folding the lower ranks' trailing segments");
   lead.from_below = to_host(policy, result.get(), call);
   return lead;
 }
@@ -108,8 +108,7 @@ template <class Local, class KeysIt, class ValuesIt, class OutputIt, class Pred,
 OutputIt inclusive_scan_by_key(distributed_policy<Local>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values,
                                OutputIt result, Pred pred, Op op) {
   using V = ::cuda::std::iter_value_t<ValuesIt>;
-  const long long n = static_cast<long long>(thrust::distance(keys_first, keys_last));
-  if (n < 0) throw std::invalid_argument("fastscan inclusive_scan_by_key across(comm): last precedes first");
+  const long long n = shard_length(policy, keys_first, keys_last, "inclusive_scan_by_key");
   const auto lead = leading_segment_of<V>(policy, keys_first, n, values, pred, op, nullptr, "inclusive_scan_by_key");
   if (!lead.from_below.present) return thrust::inclusive_scan_by_key(policy.local, keys_first, keys_last, values, result, pred, op);
   thrust::inclusive_scan(policy.local, values, values + lead.length, result, lead.from_below.value, op);
@@ -135,8 +134,7 @@ OutputIt inclusive_scan_by_key(distributed_policy<Local>& policy, KeysIt keys_fi
 template <class Local, class KeysIt, class ValuesIt, class OutputIt, class T, class Pred, class Op>
 OutputIt exclusive_scan_by_key(distributed_policy<Local>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values,
                                OutputIt result, T init, Pred pred, Op op) {
-  const long long n = static_cast<long long>(thrust::distance(keys_first, keys_last));
-  if (n < 0) throw std::invalid_argument("fastscan exclusive_scan_by_key across(comm): last precedes first");
+  const long long n = shard_length(policy, keys_first, keys_last, "exclusive_scan_by_key");
   const auto lead = leading_segment_of<T>(policy, keys_first, n, values, pred, op, &init, "exclusive_scan_by_key");
   if (!lead.from_below.present)
     return thrust::exclusive_scan_by_key(policy.local, keys_first, keys_last, values, result, init, pred, op);
