@@ -15,7 +15,8 @@ namespace fastscan_bench {
 
 // Every contender, from one table each: the ones that are a Thrust policy (a new block algorithm is one
 // line there), and the others, which each benchmark times itself (memcpy, CUB called directly, the
-// CUB-shaped entry point, CUB's compaction with its count read back as Thrust's interface needs) or
+// CUB-shaped entry point, CUB's compaction with its count read back and CUB's sort with its result
+// copied back into the input, as Thrust's interfaces need) or
 // which only the scan benchmark registers (the matrix ablations and block shapes). The enumeration and the names follow from the tables.
 #define FASTSCAN_BENCH_POLICY_CONTENDERS(X)                      \
   X(thrust_par, thrust::cuda::par_nosync)                        \
@@ -27,7 +28,7 @@ namespace fastscan_bench {
 // block-shape experiments (threads x bytes a thread): larger blocks holding more per thread, as CUB's
 // 8-byte tuning does (224 threads x 24 items)
 #define FASTSCAN_BENCH_OTHER_CONTENDERS(X)                                                       \
-  X(memcpy) X(cub) X(cub_count_read) X(matrix_device_scan) X(matrix_no_padding) X(matrix_seq_column) X(matrix_srp) \
+  X(memcpy) X(cub) X(cub_count_read) X(cub_in_place) X(matrix_device_scan) X(matrix_no_padding) X(matrix_seq_column) X(matrix_srp) \
   X(matrix_160x192B) X(matrix_192x192B) X(matrix_224x192B) X(matrix_256x192B)
 
 #define FASTSCAN_BENCH_ENUMERATOR(name, ...) name,

@@ -7,6 +7,9 @@
 // Bytes a sort must move: its keys (and values) read once and written once. Each iteration sorts a
 // fresh copy of the input (copied before the timed region). CUB runs as Thrust's CUDA backend calls
 // it: a DoubleBuffer with a second buffer allocated once, the result left in whichever buffer it ends.
+// `cub_in_place` is the same call followed by the copy back into the input that an in-place interface
+// needs when the result ends in the second buffer (one pass, or any odd number of passes): the cost
+// Thrust's own backend pays, without its allocations.
 
 #include "bench_cases.cuh"
 
@@ -67,7 +70,7 @@ void run_sort(benchmark::State& state, contender who, std::size_t n, layout) {
     else return cub::DeviceRadixSort::SortKeys(cub_temp, cub_temp_bytes, key_buffers, items, 0,
                                                static_cast<int>(sizeof(Key) * 8), stream);
   };
-  if (who == contender::cub) {
+  if (who == contender::cub || who == contender::cub_in_place) {
     FASTSCAN_BENCH_CHECK(cudaMalloc(&other_keys, n * sizeof(Key)));
     if constexpr (pairs) FASTSCAN_BENCH_CHECK(cudaMalloc(&other_values, n * sizeof(value_t)));
     key_buffers = cub::DoubleBuffer<Key>(keys, other_keys);
@@ -93,9 +96,16 @@ void run_sort(benchmark::State& state, contender who, std::size_t n, layout) {
         FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, copy_source, copy_bytes, cudaMemcpyDeviceToDevice, stream));
         break;
       case contender::cub:
+      case contender::cub_in_place:
         key_buffers = cub::DoubleBuffer<Key>(keys, other_keys);
         value_buffers = cub::DoubleBuffer<value_t>(values, other_values);
         FASTSCAN_BENCH_CHECK(run_cub());
+        if (who == contender::cub_in_place && key_buffers.selector != 0) {
+          FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(keys, other_keys, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+          if constexpr (pairs)
+            FASTSCAN_BENCH_CHECK(
+                cudaMemcpyAsync(values, other_values, n * sizeof(value_t), cudaMemcpyDeviceToDevice, stream));
+        }
         break;
       default:
         if (!single_pass_policies::call(who, stream, call)) unsupported(who);
@@ -131,7 +141,8 @@ void run_sort(benchmark::State& state, contender who, std::size_t n, layout) {
 template <class Key, class Value, distribution Distribution>
 void register_sort(std::string const& algorithm, std::vector<std::size_t> const& sizes) {
   static_assert(std::is_unsigned_v<Key> || std::is_floating_point_v<Key>, "keys as the sweep names them");
-  const std::vector<contender> who = baselines_and<single_pass_policies>();
+  std::vector<contender> who = baselines_and<single_pass_policies>();
+  who.insert(who.begin() + 2, contender::cub_in_place);
   double item_bytes = sizeof(Key);
   if constexpr (!std::is_void_v<Value>) item_bytes += sizeof(Value);
   // A sort of 2^28 keys takes 5-20 ms: at least 0.2 s of them, so each median is of 10 calls or more
