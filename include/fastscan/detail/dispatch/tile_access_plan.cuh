@@ -10,14 +10,18 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace fastscan::detail {
 
 // May a tile loop over [it, it + n) move chunks of `Vector` elements (tile_io.cuh: 16-byte vectors of
-// the accumulator, chunks of other sizes for keys)?
+// the accumulator, chunks of other sizes for keys)? T is void for keys from a fancy iterator: never (and
+// no sizeof(void) is formed, which compilers warn about).
 template <class T, int Vector, class It>
 bool vector_access_possible(It it) {
-  if constexpr (Vector > 1 && is_vector_memory_of<It, T> && chunk_movable<T, Vector>) {
+  if constexpr (std::is_void_v<T>) {
+    return false;
+  } else if constexpr (Vector > 1 && is_vector_memory_of<It, T> && chunk_movable<T, Vector>) {
     return reinterpret_cast<std::uintptr_t>(lowest_address<T>(it, 0, Vector)) % chunk_alignment<T, Vector> == 0;
   } else {
     return false;
