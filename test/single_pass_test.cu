@@ -1,15 +1,17 @@
-// The single-pass driver under stress: sizes at tile and look-back-window edges, thousands of
-// back-to-back calls of mixed sizes on four streams, sizes where the grid grows past what fits on the
-// device at once (aligned, misaligned, in place), large and small calls interleaved on one stream, calls
-// from several host threads (on their own streams and on one shared stream), calls after a failed call,
-// scans captured into a CUDA graph and replayed, and the tile-state tags running out. Every output
-// element is checked.
+// The single-pass driver under stress: sizes at tile and look-back-window edges, the large calls' own
+// tunings (8-byte tiles, 4-byte tiles staged in shared memory), thousands of back-to-back calls of
+// mixed sizes on four streams, sizes where the grid grows past what fits on the device at once (aligned,
+// misaligned, in place), large and small calls interleaved on one stream, calls from several host
+// threads (on their own streams and on one shared stream), calls after a failed call, scans captured
+// into a CUDA graph and replayed, and the tile-state tags running out. Every output element is checked.
 
 #include "common/policies.cuh"
 
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/dispatch/tile_state_registry.cuh>
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
 
 #include <array>
@@ -176,6 +178,79 @@ TYPED_TEST(single_pass_test, LargeEightByteScans) {
     auto d_values = to_device(values);
     thrust::inclusive_scan(TypeParam::blocking, d_values.begin(), d_values.end(), d_values.begin());  // in place
     ASSERT_TRUE(all_equal(reference_inclusive<std::int64_t, std::int64_t>(values, thrust::plus<>{}), to_host(d_values)));
+  }
+}
+
+// x -> a*x + b over the integers mod 2^16: a 4-byte user type, non-commutative.
+struct affine16 {
+  std::uint16_t a, b;
+  friend __host__ __device__ bool operator==(affine16 const& l, affine16 const& r) { return l.a == r.a && l.b == r.b; }
+  friend std::ostream& operator<<(std::ostream& os, affine16 const& m) { return os << m.a << "x + " << m.b; }
+};
+static_assert(sizeof(affine16) == 4);
+
+struct compose_affine16 {  // apply `first`, then `second`
+  __host__ __device__ affine16 operator()(affine16 const& first, affine16 const& second) const {
+    return affine16{static_cast<std::uint16_t>(second.a * first.a),
+                    static_cast<std::uint16_t>(second.a * first.b + second.b)};
+  }
+};
+
+struct scrambled_int {  // element i of a fancy iterator's input
+  __host__ __device__ int operator()(int i) const {
+    return static_cast<int>((static_cast<unsigned>(i) * 2654435761u) >> 20) - 2048;
+  }
+};
+
+// From 2^25 elements on, 4-byte scans of aligned contiguous memory stage the matrix policy's tiles in
+// shared memory (agent_staged_single_pass_scan): sizes around the switch and its tiles (the last tile
+// partial or full), in place, with an init, non-commutative, through the deterministic driver, and
+// the calls that keep the tiles in registers (misaligned, a fancy iterator's input).
+TYPED_TEST(single_pass_test, LargeFourByteScans) {
+  constexpr std::size_t switch_n = std::size_t{1} << 25;
+  constexpr std::size_t tile = 128 * 32;
+  scoped_stream stream;
+  for (std::size_t n : capped({switch_n - 1, switch_n, switch_n + tile + 1, 3 * (switch_n / 2) + 1})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto values = random_vector<int>(n, 7800 + n);
+    const auto inclusive = reference_inclusive<int, int>(values, thrust::plus<>{});
+    auto d_values = to_device(values);
+    thrust::inclusive_scan(TypeParam::blocking, d_values.begin(), d_values.end(), d_values.begin());  // in place
+    ASSERT_TRUE(all_equal(inclusive, to_host(d_values)));
+
+    auto d_copy = to_device(values);
+    auto d_sums = poisoned_device_vector<int>(n);
+    thrust::inclusive_scan(fastscan::matrix_deterministic, d_copy.begin(), d_copy.end(), d_sums.begin());
+    ASSERT_TRUE(all_equal(inclusive, to_host(d_sums)));
+
+    std::vector<affine16> maps(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t bits = splitmix64(7900 + n + i);
+      maps[i] = affine16{static_cast<std::uint16_t>(bits | 1u), static_cast<std::uint16_t>(bits >> 16)};
+    }
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<affine16>(n);
+    thrust::exclusive_scan(TypeParam::nosync.on(stream.get()), d_maps.begin(), d_maps.end(), d_composed.begin(),
+                           affine16{3, 5}, compose_affine16{});
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_exclusive<affine16, affine16>(maps, compose_affine16{}, affine16{3, 5}),
+                          to_host(d_composed)));
+
+    // Misaligned by one element.
+    auto d_shifted_out = poisoned_device_vector<int>(n);
+    thrust::exclusive_scan(TypeParam::blocking, d_copy.begin() + 1, d_copy.end(), d_shifted_out.begin() + 1, 7);
+    const std::vector<int> tail(values.begin() + 1, values.end());
+    const auto shifted = to_host(d_shifted_out);
+    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(tail, thrust::plus<>{}, 7),
+                          std::vector<int>(shifted.begin() + 1, shifted.end())));
+
+    // A fancy iterator's input.
+    const auto first = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), scrambled_int{});
+    std::vector<int> generated(n);
+    for (std::size_t i = 0; i < n; ++i) generated[i] = scrambled_int{}(static_cast<int>(i));
+    auto d_generated_sums = poisoned_device_vector<int>(n);
+    thrust::inclusive_scan(TypeParam::blocking, first, first + n, d_generated_sums.begin());
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(generated, thrust::plus<>{}), to_host(d_generated_sums)));
   }
 }
 

@@ -33,13 +33,20 @@ struct agent_single_pass_scan {
     offset_t tile;
   };
 
+  // The block's tile (tile_draw.cuh), its launch-order guess prefetched where `access` says.
+  template <class InputIt>
+  __device__ static tile_span draw(temp_storage& storage, InputIt input, offset_t n, tile_state<AccT> const& state,
+                                   tile_access access) {
+    return locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
+      io::template prefetch_full<AccT>(input, guess * tile_items, n);
+    }), n, tile_items);
+  }
+
   // access: how full tiles move (the host checked that input and output allow it).
   template <scan_kind Kind, class InputIt, class OutputIt, class Op>
   __device__ static void consume_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t n, Op op,
                                       maybe<AccT> init, tile_state<AccT> const& state, tile_access access) {
-    const tile_span tile = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
-      io::template prefetch_full<AccT>(input, guess * tile_items, n);
-    }), n, tile_items);
+    const tile_span tile = draw(storage, input, n, state, access);
     const single_pass_prefix_for<Tuning, AccT, Op> prefix{state, tile.index, !tile.last, op, init};
     AccT items[Tuning::items_per_thread];
     if (tile.valid == tile_items) {
@@ -53,6 +60,69 @@ struct agent_single_pass_scan {
     }
   }
 };
+
+// The same scan with the tile staged in shared memory (Tuning::staged: block scans that take a staged
+// tile, the matrix scan's scan_staged): a full tile of aligned contiguous memory lands there by
+// asynchronous copies, other tiles element by element, and the results leave from there. The tile never
+// occupies registers, so a block holds few and more blocks fit an SM: more of the input is on its way
+// from DRAM while blocks wait in the look-back.
+template <class Tuning, class AccT>
+struct agent_staged_single_pass_scan {
+  static constexpr int tile_items = Tuning::tile_items;
+  using block_scan = typename Tuning::block_scan;
+  using io = tile_io<Tuning::threads, Tuning::items_per_thread, Tuning::vector>;
+  static_assert(block_scan::stages_vectors && Tuning::vector * sizeof(AccT) == 16,
+                "a staged tile moves 16-byte vectors of the matrix's vector rows");
+
+  using registers_agent = agent_single_pass_scan<Tuning, AccT>;
+  using temp_storage = typename registers_agent::temp_storage;
+
+  template <scan_kind Kind, class InputIt, class OutputIt, class Op>
+  __device__ static void consume_tile(temp_storage& storage, InputIt input, OutputIt output, offset_t n, Op op,
+                                      maybe<AccT> init, tile_state<AccT> const& state, tile_access access) {
+    const tile_span tile = registers_agent::draw(storage, input, n, state, access);
+    const single_pass_prefix_for<Tuning, AccT, Op> prefix{state, tile.index, !tile.last, op, init};
+    block_scan scan(storage.scan);
+    const auto vector_slot = [&](int chunk) { return scan.staged_vector(chunk); };
+    const auto element_slot = [&](int e) { return scan.staged_element(e); };
+    const bool vectors = tile.valid == tile_items && moves_vectors(access);
+    constexpr bool input_vectors = is_contiguous_of<InputIt, AccT>;
+    constexpr bool output_vectors = is_contiguous_of<OutputIt, AccT>;
+    if constexpr (input_vectors) {
+      if (vectors) {
+        if (streams(access)) io::template stage_vectors<true>(raw_pointer(input), tile.base, vector_slot);
+        else io::template stage_vectors<false>(raw_pointer(input), tile.base, vector_slot);
+      }
+    }
+    if (!(input_vectors && vectors)) {
+      if (tile.valid == tile_items) io::template stage_elements<true>(input, tile.base, tile_items, element_slot);
+      else io::template stage_elements<false>(input, tile.base, tile.valid, element_slot);
+    }
+    wait_for_async_copies();
+    __syncthreads();
+    scan.template scan_staged<Kind>(op, prefix);
+    if constexpr (output_vectors) {
+      if (vectors) {
+        if (streams(access)) io::template unstage_vectors<true>(raw_pointer(output), tile.base, vector_slot);
+        else io::template unstage_vectors<false>(raw_pointer(output), tile.base, vector_slot);
+        return;
+      }
+    }
+    if (tile.valid == tile_items) io::template unstage_elements<true>(output, tile.base, tile_items, element_slot);
+    else io::template unstage_elements<false>(output, tile.base, tile.valid, element_slot);
+  }
+
+ private:
+  template <class It>
+  __device__ static auto raw_pointer(It it) {
+    return thrust::raw_pointer_cast(&*it);
+  }
+};
+
+// The single-pass scan's agent for a tuning: staged tiles where the tuning asks for them.
+template <class Tuning, class AccT>
+using single_pass_scan_agent = std::conditional_t<Tuning::staged, agent_staged_single_pass_scan<Tuning, AccT>,
+                                                  agent_single_pass_scan<Tuning, AccT>>;
 
 template <class Tuning, class AccT>
 struct agent_single_pass_segmented_scan {

@@ -13,6 +13,7 @@
 #include <fastscan/detail/agent/tile_draw.cuh>
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/uninitialized.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
 
 #include <thrust/detail/raw_pointer_cast.h>
@@ -129,6 +130,32 @@ __device__ inline void prefetch_to_l2([[maybe_unused]] const void* first, [[mayb
 #endif
 }
 
+// Called by each thread: 16 bytes from global to shared memory without passing through registers (an
+// asynchronous copy, bypassing L1; Streaming: evict-first in L2), completed by wait_for_async_copies().
+// Before sm_80 (no asynchronous copies) an ordinary load and store.
+template <bool Streaming>
+__device__ __forceinline__ void copy_async_16(void* shared_target, const void* global_source) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(shared_target));
+  if constexpr (Streaming) {
+    unsigned long long policy;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(target), "l"(global_source),
+                 "l"(policy)
+                 : "memory");
+  } else {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(target), "l"(global_source) : "memory");
+  }
+#else
+  *static_cast<uint4*>(shared_target) = *static_cast<const uint4*>(global_source);
+#endif
+}
+__device__ __forceinline__ void wait_for_async_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+#endif
+}
+
 template <int Threads, int ItemsPerThread, int Vector>
 struct tile_io {
   static_assert(ItemsPerThread % Vector == 0, "a thread's items must be whole vectors");
@@ -220,6 +247,57 @@ struct tile_io {
       bits |= static_cast<unsigned>(head) << k;
     }
     return bits;
+  }
+
+  // A tile staged in shared memory instead of registers (block scans that take one: scan_staged), the
+  // thread's items in the same striped arrangement. stage_vectors: a full tile of contiguous memory,
+  // aligned to 16 bytes, its 16-byte vectors copied asynchronously to vector_slot(chunk) (16-byte aligned
+  // shared memory; chunk j * Threads + thread is element chunk * Vector on); the caller completes the
+  // copies (wait_for_async_copies) and synchronizes the block. stage_elements: any iterator, element e
+  // to element_slot(e) (a partial tile clamps its reads as load does).
+  template <bool Streaming, class T, class VectorSlot>
+  __device__ static void stage_vectors(const T* input, offset_t tile_base, VectorSlot&& vector_slot) {
+    static_assert(Vector * sizeof(T) == 16, "staged tiles move 16-byte vectors");
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+      const int chunk = j * Threads + static_cast<int>(threadIdx.x);
+      copy_async_16<Streaming>(vector_slot(chunk), input + tile_base + static_cast<offset_t>(chunk) * Vector);
+    }
+  }
+
+  template <bool FullTile, class InputIt, class ElementSlot>
+  __device__ static void stage_elements(InputIt input, offset_t tile_base, int valid, ElementSlot&& element_slot) {
+#pragma unroll
+    for (int k = 0; k < ItemsPerThread; ++k) {
+      const int e = element(k);
+      auto* slot = element_slot(e);
+      const std::remove_pointer_t<decltype(slot)> value = input[tile_base + (FullTile || e < valid ? e : valid - 1)];
+      construct_in(*slot, value);
+    }
+  }
+
+  // The results of a staged tile: unstage_vectors to contiguous memory aligned to 16 bytes (a full
+  // tile; Streaming: evict-first), unstage_elements through any iterator (the first `valid` elements).
+  template <bool Streaming, class T, class VectorSlot>
+  __device__ static void unstage_vectors(T* output, offset_t tile_base, VectorSlot&& vector_slot) {
+    static_assert(Vector * sizeof(T) == 16, "staged tiles move 16-byte vectors");
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+      const int chunk = j * Threads + static_cast<int>(threadIdx.x);
+      const uint4 raw = *reinterpret_cast<const uint4*>(vector_slot(chunk));
+      uint4* address = reinterpret_cast<uint4*>(output + tile_base + static_cast<offset_t>(chunk) * Vector);
+      if constexpr (Streaming) __stcs(address, raw);
+      else *address = raw;
+    }
+  }
+
+  template <bool FullTile, class OutputIt, class ElementSlot>
+  __device__ static void unstage_elements(OutputIt output, offset_t tile_base, int valid, ElementSlot&& element_slot) {
+#pragma unroll
+    for (int k = 0; k < ItemsPerThread; ++k) {
+      const int e = element(k);
+      if (FullTile || e < valid) output[tile_base + e] = *element_slot(e);
+    }
   }
 
   // Called by one thread: starts the full tile at tile_base of vector memory on its way into L2. Partial

@@ -8,8 +8,8 @@
 // row totals, step III scans each row sequentially starting from its column prefix.
 //
 // Block code only: items arrive and leave in registers, striped in vectors of Vector elements
-// (striped_element in config.cuh: how coalesced, possibly 16-byte, loads deliver them); the carry
-// from earlier tiles comes from a prefix callback.
+// (striped_element in config.cuh: how coalesced, possibly 16-byte, loads deliver them), or are staged
+// in the matrix by the caller (scan_staged); the carry from earlier tiles comes from a prefix callback.
 
 #include <fastscan/detail/block/matrix_layout.cuh>
 #include <fastscan/detail/config.cuh>
@@ -126,8 +126,27 @@ class block_scan_matrix {
   // (without the carry). With Kind == exclusive and no carry, the first element is unspecified.
   template <scan_kind Kind, class Op, class PrefixOp>
   __device__ T scan(T (&items)[ItemsPerThread], Op op, PrefixOp&& prefix_op) {
+    layout::template store_striped<Threads, Vector>(s_.matrix, items);
+    __syncthreads();
+    const T aggregate = scan_staged<Kind>(op, prefix_op);
+    layout::template load_striped<Threads, Vector>(s_.matrix, items);
+    return aggregate;
+  }
+
+  // A tile staged in the matrix by the caller instead of passed in registers: tile element e lives at
+  // staged_element(e), and with vector rows the tile's 16-byte vector c (elements c * vector ..) at
+  // staged_vector(c), 16-byte aligned. The caller fills them, then __syncthreads, then scan_staged scans
+  // the tile in place and returns its aggregate; the results are read from the same places (after
+  // scan_staged returns: it ends with __syncthreads). The tile never occupies registers, so a block
+  // holds only the row being worked on.
+  static constexpr bool stages_vectors = layout::vector_rows;
+  __device__ T* staged_element(int e) { return &s_.matrix.slots[layout::index(e)]; }
+  __device__ T* staged_vector(int chunk) { return layout::vector_at(s_.matrix, chunk); }
+
+  template <scan_kind Kind, class Op, class PrefixOp>
+  __device__ T scan_staged(Op op, PrefixOp&& prefix_op) {
     column_t column(s_.column);
-    reduce_rows(items, op, column);
+    reduce_rows(op, column);
 
     // Step II: column of row totals -> row prefixes (plus the carry from earlier tiles, which may wait
     // on a look-back: the rows stay in shared memory meanwhile, so their registers are free for it).
@@ -143,8 +162,6 @@ class block_scan_matrix {
       layout::store_row(s_.matrix, threadIdx.x, row);
     }
     __syncthreads();
-
-    layout::template load_striped<Threads, Vector>(s_.matrix, items);
     return column.aggregate();
   }
 
@@ -152,18 +169,18 @@ class block_scan_matrix {
   template <class Op>
   __device__ T reduce(T (&items)[ItemsPerThread], Op op) {
     column_t column(s_.column);
-    reduce_rows(items, op, column);
+    layout::template store_striped<Threads, Vector>(s_.matrix, items);
+    __syncthreads();
+    reduce_rows(op, column);
     if (threadIdx.x < 32) column.reduce(op);
     __syncthreads();
     return column.aggregate();
   }
 
  private:
-  // Step I: the tile into the matrix, each row reduced sequentially by its thread into the column.
+  // Step I: each row of the matrix reduced sequentially by its thread into the column.
   template <class Op>
-  __device__ void reduce_rows(T (&items)[ItemsPerThread], Op op, column_t& column) {
-    layout::template store_striped<Threads, Vector>(s_.matrix, items);
-    __syncthreads();
+  __device__ void reduce_rows(Op op, column_t& column) {
     if (threadIdx.x < Rows) {
       T row[row_items];
       layout::load_row(s_.matrix, threadIdx.x, row);

@@ -31,8 +31,14 @@ cudaError_t dispatch_single_pass_tuned(temp_arena& arena, InputIt input, OutputI
     FASTSCAN_CUDA_TRY(plan_tile_access(vectorized, 2 * static_cast<std::size_t>(n) * sizeof(AccT), true, access));
   const auto kernel = single_pass_scan_kernel<tuning, Kind, AccT, InputIt, OutputIt, Op>;
   block_storage_launch storage;
-  FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_scan<tuning, AccT>::temp_storage>(arena, kernel,
+  FASTSCAN_CUDA_TRY((plan_block_storage<typename single_pass_scan_agent<tuning, AccT>::temp_storage>(arena, kernel,
                                                                                                    tiles, storage)));
+  if constexpr (tuning::staged) {
+    // Staged tiles fit Tuning::min_blocks_per_sm blocks an SM only with most of its memory as shared memory.
+    if (!arena.measuring())
+      FASTSCAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared));
+  }
   return with_tile_state<AccT>(arena, tiles, stream, keeps_group_statuses(tuning::strategy), [&](tile_state<AccT> const& state) {
     kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(input, output, n, op, init, state,
                                                                             access, storage.place);
@@ -40,14 +46,31 @@ cudaError_t dispatch_single_pass_tuned(temp_arena& arena, InputIt input, OutputI
   });
 }
 
-// The algorithm's tuning, or its tuning for large scans where it has one.
+// Whether a tuning may scan [input, input + n) into output: any tuning may, except that tiles staged in
+// shared memory are taken only where whole tiles move as 16-byte vectors of contiguous memory (where
+// they were measured faster), so other iterators do not instantiate them.
+template <class Tuning, class AccT, class InputIt, class OutputIt>
+constexpr bool tuning_may_take() {
+  return !Tuning::staged || (is_contiguous_of<InputIt, AccT> && is_contiguous_of<OutputIt, AccT>);
+}
+template <class Tuning, class AccT, class InputIt, class OutputIt>
+bool tuning_takes(InputIt input, OutputIt output) {
+  if constexpr (Tuning::staged) {
+    return vector_access_possible<AccT, Tuning::vector>(input) && vector_access_possible<AccT, Tuning::vector>(output);
+  } else {
+    return true;
+  }
+}
+
+// The algorithm's tuning, or its tuning for large scans where it has one and takes the call.
 template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
                                  maybe<AccT> init, cudaStream_t stream) {
   if constexpr (Algorithm::template has_large_tuning<AccT>) {
-    if (n >= Algorithm::large_scan_items) {
-      return dispatch_single_pass_tuned<typename Algorithm::template large_tuning<AccT>, Kind, AccT>(
-          arena, input, output, n, op, init, stream);
+    using large = typename Algorithm::template large_tuning<AccT>;
+    if constexpr (tuning_may_take<large, AccT, InputIt, OutputIt>()) {
+      if (n >= Algorithm::large_scan_items && tuning_takes<large, AccT>(input, output))
+        return dispatch_single_pass_tuned<large, Kind, AccT>(arena, input, output, n, op, init, stream);
     }
   }
   return dispatch_single_pass_tuned<typename Algorithm::template tuning<AccT>, Kind, AccT>(arena, input, output, n,

@@ -11,7 +11,7 @@ template <class Tuning, scan_kind Kind, class AccT, class InputIt, class OutputI
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     single_pass_scan_kernel(InputIt input, OutputIt output, offset_t n, Op op, maybe<AccT> init,
                             tile_state<AccT> state, tile_access access, block_storage_place place) {
-  using agent = agent_single_pass_scan<Tuning, AccT>;
+  using agent = single_pass_scan_agent<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   agent::template consume_tile<Kind>(storage, input, output, n, op, init, state, access);
 }

@@ -30,11 +30,12 @@ namespace fastscan::detail {
 // The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
 // thread, 16 for 8-byte elements), rows padded to an odd length, column scanned by one warp, single
 // pass. The template parameters are the paper's ablations, the multi-block strategy (single-pass
-// deterministic; reduce_then_scan: the paper's own multi-pass driver), and the block shape and
-// look-back width for tuning experiments.
+// deterministic; reduce_then_scan: the paper's own multi-pass driver), the block shape and look-back
+// width for tuning experiments, and the blocks an SM of single-pass tiles staged in shared memory (0:
+// tiles in registers).
 template <bool PadRows = true, column_scan Column = column_scan::warp_matrix,
           multi_block Strategy = multi_block::single_pass, int Threads = 128, int ThreadBytes = 128,
-          int LookbackTilesPerLane = 1>
+          int LookbackTilesPerLane = 1, int StagedBlocksPerSm = 0>
 struct matrix_algorithm {
   static constexpr const char* name = Strategy == multi_block::single_pass               ? "fastscan::matrix"
                                       : Strategy == multi_block::single_pass_deterministic ? "fastscan::matrix_deterministic"
@@ -49,10 +50,15 @@ struct matrix_algorithm {
     static constexpr int vector = vector_for<T, items_per_thread>();
     static constexpr int rows = threads;
     static constexpr int lookback_tiles_per_lane = LookbackTilesPerLane;
-    static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;  // eight 128-thread blocks
+    using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
+    // Single-pass tiles staged in shared memory (agent_staged_single_pass_scan), StagedBlocksPerSm
+    // blocks an SM, where the block scan takes a staged tile of 16-byte vectors.
+    static constexpr bool staged = StagedBlocksPerSm > 0 && is_single_pass(Strategy) && block_scan::stages_vectors &&
+                                   vector * sizeof(T) == 16;
+    static constexpr int min_blocks_per_sm =
+        staged ? StagedBlocksPerSm : sizeof(T) <= 8 ? 1024 / threads : 1;  // eight 128-thread blocks
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::segmented_block_kernel;
-    using block_scan = block_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
     using block_segmented_scan =
         block_segmented_scan_matrix<T, threads, items_per_thread, rows, PadRows, Column, vector>;
   };
@@ -61,14 +67,18 @@ struct matrix_algorithm {
   using block_scan_for = block_scan_matrix<T, Threads_, Items, Threads_, PadRows, Column, Vector>;
   static constexpr bool block_scan_takes(int threads) { return threads % 32 == 0; }
 
-  // 8-byte single-pass scans of at least 2^25 elements: 224 threads x 192 bytes (CUB's sm90 shape for
-  // 8-byte types), faster there and slower below.
+  // Single-pass scans of at least 2^25 elements: 8-byte ones 224 threads x 192 bytes (CUB's sm90 shape
+  // for 8-byte types); 4-byte ones the same 128 x 128-byte tile staged in shared memory, eleven blocks
+  // an SM (the tile out of the registers lets more blocks and so more loads be resident), where the
+  // tile moves as 16-byte vectors (dispatch_single_pass.cuh). Both faster there and slower below.
   static constexpr offset_t large_scan_items = offset_t{1} << 25;
   template <class T>
-  static constexpr bool has_large_tuning =
-      sizeof(T) == 8 && is_single_pass(Strategy) && Threads == 128 && ThreadBytes == 128;
+  static constexpr bool has_large_tuning = (sizeof(T) == 8 || sizeof(T) == 4) && is_single_pass(Strategy) &&
+                                           Threads == 128 && ThreadBytes == 128 && StagedBlocksPerSm == 0;
   template <class T>
-  using large_tuning = typename matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>::template tuning<T>;
+  using large_tuning = typename std::conditional_t<
+      sizeof(T) == 8, matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>,
+      matrix_algorithm<PadRows, Column, Strategy, 128, 128, LookbackTilesPerLane, 11>>::template tuning<T>;
 
   // Single-pass scans by key of 8-byte values: 96 threads x 96 bytes (12 values a thread); the keys'
   // registers and the smaller tile's lower latency outweigh its extra look-backs.
@@ -99,6 +109,7 @@ struct striped_algorithm {
     static constexpr int vector = 1;  // Blelloch's conflict-free offsets assume plain striping
     static constexpr int lookback_tiles_per_lane = 1;
     static constexpr int min_blocks_per_sm = 2;
+    static constexpr bool staged = false;
     static constexpr multi_block strategy = Strategy;
     static constexpr segmented_strategy segmented = segmented_strategy::pair_scan;
     using block_scan = BlockScan<T, threads, items_per_thread, 1>;
