@@ -23,6 +23,7 @@ done
 run memcheck memcheck_interface scan_interface_test '*' &
 wait
 run memcheck memcheck_single_pass single_pass_test '*LookBack*:*Failed*:*Graph*:*Tags*' &
+run memcheck memcheck_staged_tiles single_pass_test '*staged_tiles_test*' &
 run memcheck memcheck_deterministic deterministic_test '*IntegerResultsExact*' &
 wait
 for a in matrix matrix_deterministic blelloch hillis_steele; do
@@ -48,8 +49,10 @@ for a in matrix blelloch hillis_steele; do
 done
 run racecheck racecheck_interface scan_interface_test '*InPlace*:*Discard*' &
 run racecheck racecheck_single_pass single_pass_test '*LookBack*' &
+run racecheck racecheck_staged_tiles single_pass_test '*staged_tiles_test*' &
 wait
 run synccheck synccheck_single_pass single_pass_test '*LookBack*' &
+run synccheck synccheck_staged_tiles single_pass_test '*staged_tiles_test*' &
 run synccheck synccheck_by_key_matrix scan_by_key_matrix_test '*ExclusiveWithInitEveryLayout*' &
 wait
 for a in matrix matrix_deterministic blelloch hillis_steele; do

@@ -254,6 +254,67 @@ TYPED_TEST(single_pass_test, LargeFourByteScans) {
   }
 }
 
+// Tiles staged in shared memory at every size, not only from 2^25 elements as the matrix policies take
+// them: the staged tuning's own algorithm as a policy, plain and deterministic, at the look-back
+// window's edges, aligned (16-byte vectors), misaligned and from a fancy iterator (every tile element by
+// element), in place, non-commutative. Small enough for compute-sanitizer (test/sanitize.sh).
+template <fastscan::detail::multi_block Strategy>
+using staged_matrix = fastscan::detail::matrix_algorithm<true, fastscan::detail::column_scan::warp_matrix, Strategy,
+                                                         128, 128, 1, 11>;
+template <class Under>
+class staged_tiles_test : public gpu_test {};
+using staged_algorithms =
+    ::testing::Types<algorithm_under_test<staged_matrix<fastscan::detail::multi_block::single_pass>>,
+                     algorithm_under_test<staged_matrix<fastscan::detail::multi_block::single_pass_deterministic>>>;
+TYPED_TEST_SUITE(staged_tiles_test, staged_algorithms, algorithm_names);
+
+TYPED_TEST(staged_tiles_test, EveryPathAtWindowEdges) {
+  static_assert(TypeParam::algorithm::template tuning<int>::staged &&
+                    TypeParam::algorithm::template tuning<affine16>::staged,
+                "the tuning under test stages its tiles");
+  scoped_stream stream;
+  int round = 0;
+  for (std::size_t n : window_edge_sizes(TypeParam::template tile<int>)) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto values = random_vector<int>(n, 8100 + n);
+    auto d_values = to_device(values);
+    auto d_sums = poisoned_device_vector<int>(n);
+    with_policy_flavour<TypeParam>(round++, stream.get(), [&](auto policy) {
+      thrust::exclusive_scan(policy, d_values.begin(), d_values.end(), d_sums.begin(), -3);
+    });
+    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(values, thrust::plus<>{}, -3), to_host(d_sums)));
+    thrust::inclusive_scan(TypeParam::blocking, d_values.begin(), d_values.end(), d_values.begin());  // in place
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::plus<>{}), to_host(d_values)));
+
+    std::vector<affine16> maps(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t bits = splitmix64(8200 + n + i);
+      maps[i] = affine16{static_cast<std::uint16_t>(bits | 1u), static_cast<std::uint16_t>(bits >> 16)};
+    }
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<affine16>(n);
+    thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_maps.begin(), d_maps.end(), d_composed.begin(),
+                           compose_affine16{});
+    ASSERT_TRUE(all_equal(reference_inclusive<affine16, affine16>(maps, compose_affine16{}), to_host(d_composed)));
+
+    if (n < 2) continue;
+    auto d_copy = to_device(values);
+    auto d_shifted_sums = poisoned_device_vector<int>(n);
+    thrust::inclusive_scan(TypeParam::blocking, d_copy.begin() + 1, d_copy.end(), d_shifted_sums.begin() + 1);
+    const std::vector<int> tail(values.begin() + 1, values.end());
+    const auto shifted = to_host(d_shifted_sums);
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(tail, thrust::plus<>{}),
+                          std::vector<int>(shifted.begin() + 1, shifted.end())));
+
+    const auto first = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), scrambled_int{});
+    std::vector<int> generated(n);
+    for (std::size_t i = 0; i < n; ++i) generated[i] = scrambled_int{}(static_cast<int>(i));
+    auto d_generated_sums = poisoned_device_vector<int>(n);
+    thrust::exclusive_scan(TypeParam::blocking, first, first + n, d_generated_sums.begin(), 11);
+    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(generated, thrust::plus<>{}, 11), to_host(d_generated_sums)));
+  }
+}
+
 // Large and small calls interleaved on one stream: each call's tile numbers start where the previous
 // call's draws ended.
 TYPED_TEST(single_pass_test, LargeAndSmallCallsInterleavedOnOneStream) {
