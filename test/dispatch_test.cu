@@ -5,6 +5,7 @@
 
 #include "common/policies.cuh"
 
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/reverse_iterator.h>
 #include <thrust/copy.h>
 #include <thrust/partition.h>
@@ -193,6 +194,39 @@ TEST(Dispatch, MessagesSpellThePolicy) {
   EXPECT_TRUE(starts_with(negative_range_message(fastscan::hillis_steele_deterministic_nosync(allocator)),
                           "fastscan::hillis_steele_deterministic_nosync(allocator)" + suffix));
   EXPECT_TRUE(starts_with(negative_range_message(fastscan::matrix_deterministic), "fastscan::matrix_deterministic" + suffix));
+}
+
+// Which single-pass calls of 2^25 elements and more take the staged 4-byte tiles (dispatch_single_pass.cuh):
+// 4-byte accumulators only, input and output contiguous memory of the accumulator, both aligned to 16
+// bytes; every other call keeps the tuning it had (and does not even instantiate the staged kernel).
+TEST(Dispatch, LargeFourByteScansStageOnlyAlignedContiguousMemory) {
+  namespace fd = fastscan::detail;
+  using matrix = fastscan::matrix_algorithm;
+  using staged_int = matrix::large_tuning<int>;
+  using large_double = matrix::large_tuning<double>;
+  static_assert(matrix::has_large_tuning<int> && matrix::has_large_tuning<float> && matrix::has_large_tuning<double>);
+  static_assert(!matrix::has_large_tuning<std::int16_t> && !matrix::has_large_tuning<affine3>);
+  static_assert(staged_int::staged && staged_int::min_blocks_per_sm == 11 && staged_int::tile_items == 128 * 32);
+  static_assert(!large_double::staged && large_double::tile_items == 224 * 24);
+  static_assert(!matrix::tuning<int>::staged && !matrix::by_key_tuning<int>::staged);
+  static_assert(fastscan::matrix_deterministic_algorithm::large_tuning<int>::staged);
+  static_assert(!fastscan::blelloch_algorithm::has_large_tuning<int>);
+  // Which iterators may take it at all (compile time).
+  static_assert(fd::tuning_may_take<staged_int, int, int*, int*>());
+  static_assert(fd::tuning_may_take<staged_int, int, const int*, int*>());
+  static_assert(fd::tuning_may_take<staged_int, int, thrust::device_ptr<int>, thrust::device_ptr<int>>());
+  static_assert(!fd::tuning_may_take<staged_int, int, fd::backward_pointer<int>, fd::backward_pointer<int>>());
+  static_assert(!fd::tuning_may_take<staged_int, int, thrust::counting_iterator<int>, int*>());
+  static_assert(!fd::tuning_may_take<staged_int, long long, int*, long long*>());
+  static_assert(fd::tuning_may_take<large_double, double, fd::backward_pointer<double>, double*>());
+  // Which calls take it (alignment, at run time; only addresses are compared, nothing is read).
+  alignas(16) static int storage[16];
+  EXPECT_TRUE((fd::tuning_takes<staged_int, int>(storage, storage)));
+  EXPECT_TRUE((fd::tuning_takes<staged_int, int>(storage + 4, storage + 8)));
+  EXPECT_FALSE((fd::tuning_takes<staged_int, int>(storage + 1, storage)));
+  EXPECT_FALSE((fd::tuning_takes<staged_int, int>(storage, storage + 3)));
+  EXPECT_TRUE((fd::tuning_takes<large_double, double>(reinterpret_cast<double*>(storage) + 1,
+                                                     reinterpret_cast<double*>(storage))));
 }
 
 }  // namespace
