@@ -12,6 +12,8 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     single_pass_scan_kernel(InputIt input, OutputIt output, offset_t n, Op op, maybe<AccT> init,
                             tile_state<AccT> state, tile_access access, block_storage_place place) {
   using agent = single_pass_scan_agent<Tuning, AccT>;
+  static_assert(!Tuning::staged || fits_static_shared<typename agent::temp_storage>,
+                "staged tiles are copied asynchronously into the block's storage: it must be shared memory");
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   agent::template consume_tile<Kind>(storage, input, output, n, op, init, state, access);
 }
