@@ -202,6 +202,36 @@ struct scrambled_int {  // element i of a fancy iterator's input
   }
 };
 
+std::vector<affine16> random_affine16s(std::size_t n, std::uint64_t seed) {
+  std::vector<affine16> maps(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t bits = splitmix64(seed + i);
+    maps[i] = affine16{static_cast<std::uint16_t>(bits | 1u), static_cast<std::uint16_t>(bits >> 16)};
+  }
+  return maps;
+}
+
+// Two calls whose tiles move element by element: `values` misaligned by one element (exclusive, init
+// 7), and n elements of a fancy iterator's input (inclusive).
+template <class Under>
+void check_element_paths(std::vector<int> const& values) {
+  const std::size_t n = values.size();
+  auto d_values = to_device(values);
+  auto d_shifted_sums = poisoned_device_vector<int>(n);
+  thrust::exclusive_scan(Under::blocking, d_values.begin() + 1, d_values.end(), d_shifted_sums.begin() + 1, 7);
+  const std::vector<int> tail(values.begin() + 1, values.end());
+  const auto shifted = to_host(d_shifted_sums);
+  ASSERT_TRUE(all_equal(reference_exclusive<int, int>(tail, thrust::plus<>{}, 7),
+                        std::vector<int>(shifted.begin() + 1, shifted.end())));
+
+  const auto first = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), scrambled_int{});
+  std::vector<int> generated(n);
+  for (std::size_t i = 0; i < n; ++i) generated[i] = scrambled_int{}(static_cast<int>(i));
+  auto d_generated_sums = poisoned_device_vector<int>(n);
+  thrust::inclusive_scan(Under::blocking, first, first + static_cast<std::ptrdiff_t>(n), d_generated_sums.begin());
+  ASSERT_TRUE(all_equal(reference_inclusive<int, int>(generated, thrust::plus<>{}), to_host(d_generated_sums)));
+}
+
 // From 2^25 elements on, 4-byte scans of aligned contiguous memory stage the matrix policy's tiles in
 // shared memory (agent_staged_single_pass_scan): sizes around the switch and its tiles (the last tile
 // partial or full), in place, with an init, non-commutative, through the deterministic driver, and
@@ -223,11 +253,7 @@ TYPED_TEST(single_pass_test, LargeFourByteScans) {
     thrust::inclusive_scan(fastscan::matrix_deterministic, d_copy.begin(), d_copy.end(), d_sums.begin());
     ASSERT_TRUE(all_equal(inclusive, to_host(d_sums)));
 
-    std::vector<affine16> maps(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t bits = splitmix64(7900 + n + i);
-      maps[i] = affine16{static_cast<std::uint16_t>(bits | 1u), static_cast<std::uint16_t>(bits >> 16)};
-    }
+    const auto maps = random_affine16s(n, 7900 + n);
     auto d_maps = to_device(maps);
     auto d_composed = poisoned_device_vector<affine16>(n);
     thrust::exclusive_scan(TypeParam::nosync.on(stream.get()), d_maps.begin(), d_maps.end(), d_composed.begin(),
@@ -236,21 +262,7 @@ TYPED_TEST(single_pass_test, LargeFourByteScans) {
     ASSERT_TRUE(all_equal(reference_exclusive<affine16, affine16>(maps, compose_affine16{}, affine16{3, 5}),
                           to_host(d_composed)));
 
-    // Misaligned by one element.
-    auto d_shifted_out = poisoned_device_vector<int>(n);
-    thrust::exclusive_scan(TypeParam::blocking, d_copy.begin() + 1, d_copy.end(), d_shifted_out.begin() + 1, 7);
-    const std::vector<int> tail(values.begin() + 1, values.end());
-    const auto shifted = to_host(d_shifted_out);
-    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(tail, thrust::plus<>{}, 7),
-                          std::vector<int>(shifted.begin() + 1, shifted.end())));
-
-    // A fancy iterator's input.
-    const auto first = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), scrambled_int{});
-    std::vector<int> generated(n);
-    for (std::size_t i = 0; i < n; ++i) generated[i] = scrambled_int{}(static_cast<int>(i));
-    auto d_generated_sums = poisoned_device_vector<int>(n);
-    thrust::inclusive_scan(TypeParam::blocking, first, first + n, d_generated_sums.begin());
-    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(generated, thrust::plus<>{}), to_host(d_generated_sums)));
+    ASSERT_NO_FATAL_FAILURE(check_element_paths<TypeParam>(values));
   }
 }
 
@@ -286,32 +298,14 @@ TYPED_TEST(staged_tiles_test, EveryPathAtWindowEdges) {
     thrust::inclusive_scan(TypeParam::blocking, d_values.begin(), d_values.end(), d_values.begin());  // in place
     ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::plus<>{}), to_host(d_values)));
 
-    std::vector<affine16> maps(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t bits = splitmix64(8200 + n + i);
-      maps[i] = affine16{static_cast<std::uint16_t>(bits | 1u), static_cast<std::uint16_t>(bits >> 16)};
-    }
+    const auto maps = random_affine16s(n, 8200 + n);
     auto d_maps = to_device(maps);
     auto d_composed = poisoned_device_vector<affine16>(n);
     thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_maps.begin(), d_maps.end(), d_composed.begin(),
                            compose_affine16{});
     ASSERT_TRUE(all_equal(reference_inclusive<affine16, affine16>(maps, compose_affine16{}), to_host(d_composed)));
 
-    if (n < 2) continue;
-    auto d_copy = to_device(values);
-    auto d_shifted_sums = poisoned_device_vector<int>(n);
-    thrust::inclusive_scan(TypeParam::blocking, d_copy.begin() + 1, d_copy.end(), d_shifted_sums.begin() + 1);
-    const std::vector<int> tail(values.begin() + 1, values.end());
-    const auto shifted = to_host(d_shifted_sums);
-    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(tail, thrust::plus<>{}),
-                          std::vector<int>(shifted.begin() + 1, shifted.end())));
-
-    const auto first = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), scrambled_int{});
-    std::vector<int> generated(n);
-    for (std::size_t i = 0; i < n; ++i) generated[i] = scrambled_int{}(static_cast<int>(i));
-    auto d_generated_sums = poisoned_device_vector<int>(n);
-    thrust::exclusive_scan(TypeParam::blocking, first, first + n, d_generated_sums.begin(), 11);
-    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(generated, thrust::plus<>{}, 11), to_host(d_generated_sums)));
+    if (n > 1) ASSERT_NO_FATAL_FAILURE(check_element_paths<TypeParam>(values));
   }
 }
 
