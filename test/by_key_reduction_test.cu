@@ -252,6 +252,58 @@ TYPED_TEST(by_key_reduction_test, UniqueByKeyMatchesPar) {
   }
 }
 
+// unique_by_key over keys and values whose (key, value) items move as one chunk of each array (a zip of
+// two arrays aligned to those chunks), and over the same arrays one element off that alignment (element
+// by element), copied and in place.
+template <class K, class V, class Under>
+void expect_unique_by_key_of_widths_same_as_par(std::uint64_t seed) {
+  const std::size_t tile = Under::template select_tile<::cuda::std::tuple<K, V>>;
+  for (std::size_t n : capped({0, 1, tile - 1, tile, tile + 1, 3 * tile + 7, 104729, (std::size_t{1} << 20) + 1})) {
+    for (unsigned mean : {1u, 1000u}) {
+      const auto int_keys = run_keys(n + 1, seed + n + mean, mean);
+      std::vector<K> keys(n + 1);
+      for (std::size_t i = 0; i <= n; ++i) keys[i] = static_cast<K>(int_keys[i]);
+      const auto values = random_vector<V>(n + 1, seed + 7 * n + 1);
+      auto d_keys = to_device(keys);
+      auto d_values = to_device(values);
+      for (const auto& [key_offset, value_offset] : {std::pair{0, 0}, std::pair{1, 1}, std::pair{0, 1}}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", mean run " + std::to_string(mean) + ", offsets " +
+                     std::to_string(key_offset) + "/" + std::to_string(value_offset));
+        const auto keys_first = d_keys.begin() + key_offset;
+        const auto values_first = d_values.begin() + value_offset;
+        expect_pairs_same_as_par<K, V, Under>(n, [&](auto policy, auto keys_out, auto values_out) {
+          return thrust::unique_by_key_copy(policy, keys_first, keys_first + static_cast<long>(n), values_first,
+                                            keys_out, values_out);
+        });
+        auto expected_keys = d_keys, actual_keys = d_keys;
+        auto expected_values = d_values, actual_values = d_values;
+        const auto expected_end = thrust::unique_by_key(
+            thrust::cuda::par, expected_keys.begin() + key_offset, expected_keys.begin() + key_offset + static_cast<long>(n),
+            expected_values.begin() + value_offset);
+        const auto actual_end = thrust::unique_by_key(
+            Under::blocking, actual_keys.begin() + key_offset, actual_keys.begin() + key_offset + static_cast<long>(n),
+            actual_values.begin() + value_offset);
+        ASSERT_EQ(expected_end.first - expected_keys.begin(), actual_end.first - actual_keys.begin());
+        ASSERT_EQ(expected_end.second - expected_values.begin(), actual_end.second - actual_values.begin());
+        const auto kept = static_cast<std::size_t>(expected_end.first - expected_keys.begin());
+        auto e_keys = to_host(expected_keys), a_keys = to_host(actual_keys);
+        auto e_values = to_host(expected_values), a_values = to_host(actual_values);
+        e_keys.resize(kept), a_keys.resize(kept);
+        e_values.resize(kept - key_offset + value_offset), a_values.resize(kept - key_offset + value_offset);
+        ASSERT_TRUE(all_equal(e_keys, a_keys));
+        ASSERT_TRUE(all_equal(e_values, a_values));
+      }
+    }
+  }
+}
+
+TYPED_TEST(by_key_reduction_test, UniqueByKeyOfEveryChunkWidth) {
+  expect_unique_by_key_of_widths_same_as_par<int, int, TypeParam>(4100);
+  expect_unique_by_key_of_widths_same_as_par<int, float, TypeParam>(4200);
+  expect_unique_by_key_of_widths_same_as_par<std::int16_t, int, TypeParam>(4300);
+  expect_unique_by_key_of_widths_same_as_par<std::int8_t, std::int8_t, TypeParam>(4400);
+}
+
 // The deterministic policies give the same bits on every run; the others at least the same count.
 TYPED_TEST(by_key_reduction_test, FloatReductionRepeats) {
   const std::size_t n = capped({(std::size_t{1} << 22) + 11}).empty() ? 200003 : (std::size_t{1} << 22) + 11;

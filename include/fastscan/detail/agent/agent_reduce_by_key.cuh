@@ -1,20 +1,19 @@
 #pragma once
-// reduce_by_key in one pass: each run of consecutive equivalent keys becomes one key (the run's last,
-// as Thrust's CUDA backend keeps it) and the reduction of its values, in order.
+// reduce_by_key in one pass, the tile staged in shared memory: each run of consecutive equivalent keys
+// becomes one key (the run's last, as Thrust's CUDA backend keeps it) and the reduction of its values,
+// in order.
 //
-// A tile's keys and values are loaded in the scans' striped arrangement, each item's key compared with
-// its predecessor's (binary_pred(previous, current), as Thrust calls it) to flag the segment heads,
-// and the (head, value) pairs scanned exclusively under counted_segment_op (segmented.cuh): each
-// vector's consecutive pairs reduced in its thread, one pair per vector through the algorithm's own
-// block scan, and the vector's items rescanned from that. At a head i, the scan holds the number of
-// heads before i in the tile and the reduction of the segment that ends at i - 1: that segment's
-// output, with key[i - 1]. The tiles' pairs are joined by the single-pass look-back over (64-bit head
-// count, value) pairs, 12 bytes for 4-byte values (one packed status word, no fence), from the block
-// scan's prefix callback; the callback keeps the count of heads before the tile in shared memory and
-// hands the block scan only the running value, so its pairs count 32 bits.
-// A tile's outputs are consecutive (from the run that was open when the tile began), so they are
-// compacted in shared memory and written by consecutive threads. The last tile writes the last run
-// and hands the host the number of runs (agent/selected_count.cuh).
+// A tile's keys and values are copied into shared memory (16-byte asynchronous copies for full tiles of
+// aligned contiguous memory, element by element otherwise); a thread holds no more of them in registers
+// than the chunk it works on. Per chunk (Vector consecutive items, the scans' striped arrangement):
+// its keys compared with their predecessors (binary_pred(previous, current)) for the segment heads,
+// its (head, value) pairs reduced to one, which goes through the algorithm's block scan under
+// counted_segment_op; the tiles are joined by the single-pass look-back over (64-bit head count, value)
+// pairs from the block scan's prefix callback. The chunks are then rescanned from their exclusive
+// pairs: each head closes the run that ends at the item before it (its tail), whose value is written
+// over that item's value in shared memory and whose tail position goes to slot (heads before it in the
+// tile) of a list; then consecutive threads write the listed runs, key and value from the tail.
+// The last tile writes the input's last run and hands the host the number of runs.
 
 #include <fastscan/detail/agent/selected_count.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
@@ -36,26 +35,29 @@ struct agent_reduce_by_key {
   using tile_pair = counted_segment<AccT, unsigned>;  // heads counted within a tile
   using run_pair = counted_segment<AccT, offset_t>;   // heads counted from the start: the look-back's
   using block_scan = typename Tuning::block_scan;
+  using position = unsigned short;
+  static constexpr position no_tail = 0xffff;  // the run closes in the tile before
   static_assert(items_per_thread <= 32, "head flags are bits of one word");
+  static_assert(tile_items < 0xffff, "tail positions are 16 bits");
 
   struct temp_storage {
+    alignas(16) uninitialized_array<Key, tile_items> keys;
+    alignas(16) uninitialized_array<AccT, tile_items> values;  // in the end: each tail's run value
     union {
-      typename block_scan::temp_storage scan;
       struct {
-        uninitialized_array<Key, tile_items> keys;
-        uninitialized_array<AccT, tile_items> values;
-      } runs;  // the tile's outputs, compacted
+        typename block_scan::temp_storage scan;
+        offset_t tile;
+        offset_t heads_before;  // segment heads in the tiles before this one
+      } scanning;
+      uninitialized_array<position, tile_items + 1> tails;  // slot s: where the run closed by head s ends
     } work;
-    offset_t tile;
-    offset_t heads_before;  // segment heads in the tiles before this one
   };
 
-  // The block scan's prefix callback (warp 0): the look-back over (head count, value) pairs.
   template <class Op>
   struct carry_prefix {
     single_pass_prefix<run_pair, counted_segment_op<Op>, Tuning::lookback_tiles_per_lane> runs;
     offset_t& heads_before;
-    host_selected_count* total;  // written by the last tile
+    host_selected_count* total;
     unsigned ticket;
     bool last;
 
@@ -71,13 +73,12 @@ struct agent_reduce_by_key {
     }
   };
 
-  // Runs of [0, n) to keys_out[0, runs) and values_out[0, runs); *total receives the count and ticket.
   template <class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred, class Op>
   __device__ static void consume_tile(temp_storage& storage, KeysIt keys_in, ValuesIt values_in, KeysOut keys_out,
                                       ValuesOut values_out, offset_t n, Pred const& pred, Op const& op,
                                       tile_state<run_pair> const& state, host_selected_count* total, unsigned ticket,
                                       tile_access access) {
-    const tile_span span = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
+    const tile_span span = locate_tile(draw_tile(storage.work.scanning.tile, state, access, [&](offset_t guess) {
       io::template prefetch_full<Key>(keys_in, guess * tile_items, n);
       io::template prefetch_full<AccT>(values_in, guess * tile_items, n);
     }), n, tile_items);
@@ -85,80 +86,111 @@ struct agent_reduce_by_key {
     const offset_t tile_base = span.base;
     const bool last = span.last;
     const int valid = span.valid;
+    Key* const keys = &storage.keys[0];
+    AccT* const values = &storage.values[0];
+    io::template stage_tile<Key>(keys_in, tile_base, valid, access, [&](int chunk) { return keys + chunk * vector; },
+                                 [&](int e) { return keys + e; });
+    io::template stage_tile<AccT>(values_in, tile_base, valid, access,
+                                  [&](int chunk) { return values + chunk * vector; }, [&](int e) { return values + e; });
+    wait_for_async_copies();
+    __syncthreads();
 
-    Key keys[items_per_thread];
-    AccT values[items_per_thread];
-    io::load_tile(keys_in, span, keys, access);
-    io::load_tile(values_in, span, values, access);
-    Key key_before_vector[vectors_per_thread];
-    io::predecessors(keys_in, tile_base, valid, keys, key_before_vector);
-    const unsigned heads = io::run_heads(tile_base, valid, keys, key_before_vector, pred);  // bit k: a segment head
-
-    // Each vector's items are consecutive: reduced in the thread, one pair per vector goes through the
-    // block scan (a vector's place in the tile's order is the scan's striped arrangement of one item).
+    // Heads and each chunk's (heads, value) pair, a chunk at a time.
     const counted_segment_op<Op> pair_op{op};
-    const auto item_pair = [&](int k) { return tile_pair{(heads >> k) & 1u, values[k]}; };
-    tile_pair vector_pairs[vectors_per_thread];
+    unsigned heads = 0;  // bit k: item k starts a run
+    tile_pair chunk_pairs[vectors_per_thread];
 #pragma unroll
     for (int j = 0; j < vectors_per_thread; ++j) {
-      tile_pair sum = item_pair(j * vector);
+      const int first = io::element(j * vector);
+      Key chunk_keys[vector];
+      AccT chunk_values[vector];
+      io::load_chunk_from_shared(static_cast<Key const*>(keys), j, chunk_keys);
+      io::load_chunk_from_shared(static_cast<AccT const*>(values), j, chunk_values);
+      // The chunk before is the lower lane's; lane 0 reads its predecessor (thread 0's first chunk of a
+      // tile after the first, from the tile before).
+      const Key from_lower_lane = shuffle_any<shuffle_from::lower_lane>(chunk_keys[vector - 1], 1);
+      const Key previous = threadIdx.x % 32 != 0 ? from_lower_lane
+                           : first > 0           ? keys[first - 1]
+                           : tile_base > 0       ? Key(keys_in[tile_base - 1])
+                                                 : chunk_keys[0];
 #pragma unroll
-      for (int i = 1; i < vector; ++i) sum = pair_op(sum, item_pair(j * vector + i));
-      vector_pairs[j] = sum;
+      for (int i = 0; i < vector; ++i) {
+        const int e = first + i;
+        const bool head = e < valid && (tile_base + e == 0 ||
+                                        !static_cast<bool>(pred(i > 0 ? chunk_keys[i - 1] : previous, chunk_keys[i])));
+        heads |= static_cast<unsigned>(head) << (j * vector + i);
+      }
+      tile_pair sum{(heads >> (j * vector)) & 1u, chunk_values[0]};
+#pragma unroll
+      for (int i = 1; i < vector; ++i) sum = pair_op(sum, tile_pair{(heads >> (j * vector + i)) & 1u, chunk_values[i]});
+      chunk_pairs[j] = sum;
     }
-    const carry_prefix<Op> prefix{{state, tile, !last, pair_op, none<run_pair>()}, storage.heads_before, total, ticket,
-                                  last};
+
+    const carry_prefix<Op> prefix{{state, tile, !last, pair_op, none<run_pair>()},
+                                  storage.work.scanning.heads_before, total, ticket, last};
     const tile_pair aggregate =
-        block_scan(storage.work.scan).template scan<scan_kind::exclusive>(vector_pairs, pair_op, prefix);
-    const offset_t heads_before = storage.heads_before;  // written by the callback, before the scan's barriers
+        block_scan(storage.work.scanning.scan).template scan<scan_kind::exclusive>(chunk_pairs, pair_op, prefix);
+    const offset_t heads_before = storage.work.scanning.heads_before;
     const int tile_heads = static_cast<int>(aggregate.heads);
-    // Item k's exclusive pair: the heads before it in the tile, and the running value of its
-    // predecessor's segment (with the carry from earlier tiles; nothing for the input's first item).
-    tile_pair pairs[items_per_thread];
+    __syncthreads();  // the block scan's storage becomes the tails'
+
+    // Each chunk rescanned from its exclusive pair. A head at item e closes the run ending at e - 1:
+    // its value goes over that item's value (now, if that item is in this chunk, whose values this
+    // thread holds; after a barrier if it ends the chunk before, which another thread may be reading),
+    // its tail to slot (heads before e in the tile).
+    AccT chunk_carries[vectors_per_thread];
+    unsigned carried = 0;
+    position* const tails = &storage.work.tails[0];
 #pragma unroll
     for (int j = 0; j < vectors_per_thread; ++j) {
+      const int first = io::element(j * vector);
       const bool has_prefix = tile > 0 || threadIdx.x > 0 || j > 0;  // input item 0 alone has none
-      tile_pair running = vector_pairs[j];
+      AccT chunk_values[vector];
+      io::load_chunk_from_shared(static_cast<AccT const*>(values), j, chunk_values);
+      tile_pair running = chunk_pairs[j];
 #pragma unroll
       for (int i = 0; i < vector; ++i) {
         const int k = j * vector + i;
-        pairs[k] = running;
-        running = i == 0 && !has_prefix ? item_pair(k) : pair_op(running, item_pair(k));
-      }
-    }
-    __syncthreads();  // the block scan's storage becomes the runs'
-
-    // Each head but the input's first closes the run before it: that run's place among the tile's
-    // outputs is the number of heads before it in the tile.
-#pragma unroll
-    for (int k = 0; k < items_per_thread; ++k) {
-      if (((heads >> k) & 1u) && tile_base + io::element(k) > 0) {
-        const int slot = static_cast<int>(pairs[k].heads);
-        construct_in(storage.work.runs.keys[slot], k % vector != 0 ? keys[k - 1] : key_before_vector[k / vector]);
-        construct_in(storage.work.runs.values[slot], pairs[k].value);
-      }
-    }
-    // The last run, from the thread that holds the last item.
-    if (last) {
-#pragma unroll
-      for (int k = 0; k < items_per_thread; ++k) {
-        if (io::element(k) == valid - 1) {
-          // Read again rather than taken from `values`: keeping those live through the block scan for
-          // this one item costs registers at four blocks per SM (measured: bench/PERFORMANCE.md).
-          const AccT value = values_in[n - 1];
-          const offset_t run = heads_before + tile_heads - 1;
-          keys_out[run] = keys[k];
-          values_out[run] = (heads >> k) & 1u ? value : static_cast<AccT>(op(pairs[k].value, value));
+        const int e = first + i;
+        const unsigned head = (heads >> k) & 1u;
+        if (head && tile_base + e > 0) {
+          const int slot = static_cast<int>(running.heads);
+          if (e == 0) {  // the run open when the tile began: its key is the tile before's last
+            tails[slot] = no_tail;
+            keys_out[heads_before - 1 + slot] = keys_in[tile_base - 1];
+            values_out[heads_before - 1 + slot] = running.value;
+          } else {
+            tails[slot] = static_cast<position>(e - 1);
+            if (i > 0) {
+              values[e - 1] = running.value;
+            } else {
+              chunk_carries[j] = running.value;
+              carried |= 1u << j;
+            }
+          }
+        }
+        const tile_pair item{head, chunk_values[i]};
+        running = i == 0 && !has_prefix ? item : pair_op(running, item);
+        if (last && e == valid - 1) {  // the input's last run ends here
+          tails[tile_heads] = static_cast<position>(e);
+          values[e] = running.value;
         }
       }
     }
+    __syncthreads();  // every chunk's values read
+#pragma unroll
+    for (int j = 0; j < vectors_per_thread; ++j)
+      if ((carried >> j) & 1u) values[io::element(j * vector) - 1] = chunk_carries[j];
     __syncthreads();
 
     // Slot s is run heads_before - 1 + s; the input's first head closes no run (slot 0 of tile 0).
     const int first_slot = tile == 0 ? 1 : 0;
-    for (int s = first_slot + static_cast<int>(threadIdx.x); s < tile_heads; s += threads) {
-      keys_out[heads_before - 1 + s] = storage.work.runs.keys[s];
-      values_out[heads_before - 1 + s] = storage.work.runs.values[s];
+    const int end_slot = last ? tile_heads + 1 : tile_heads;
+    for (int s = first_slot + static_cast<int>(threadIdx.x); s < end_slot; s += threads) {
+      const position tail = tails[s];
+      if (tail == no_tail) continue;
+      keys_out[heads_before - 1 + s] = keys[tail];
+      values_out[heads_before - 1 + s] = values[tail];
     }
   }
 };

@@ -85,24 +85,12 @@ struct agent_staged_single_pass_scan {
     block_scan scan(storage.scan);
     const auto vector_slot = [&](int chunk) { return scan.staged_vector(chunk); };
     const auto element_slot = [&](int e) { return scan.staged_element(e); };
-    const bool vectors = tile.valid == tile_items && moves_vectors(access);
-    constexpr bool input_vectors = is_contiguous_of<InputIt, AccT>;
-    constexpr bool output_vectors = is_contiguous_of<OutputIt, AccT>;
-    if constexpr (input_vectors) {
-      if (vectors) {
-        if (streams(access)) io::template stage_vectors<true>(raw_pointer(input), tile.base, vector_slot);
-        else io::template stage_vectors<false>(raw_pointer(input), tile.base, vector_slot);
-      }
-    }
-    if (!(input_vectors && vectors)) {
-      if (tile.valid == tile_items) io::template stage_elements<true>(input, tile.base, tile_items, element_slot);
-      else io::template stage_elements<false>(input, tile.base, tile.valid, element_slot);
-    }
+    io::template stage_tile<AccT>(input, tile.base, tile.valid, access, vector_slot, element_slot);
     wait_for_async_copies();
     __syncthreads();
     scan.template scan_staged<Kind>(op, prefix);
-    if constexpr (output_vectors) {
-      if (vectors) {
+    if constexpr (is_contiguous_of<OutputIt, AccT>) {
+      if (tile.valid == tile_items && moves_vectors(access)) {
         if (streams(access)) io::template unstage_vectors<true>(raw_pointer(output), tile.base, vector_slot);
         else io::template unstage_vectors<false>(raw_pointer(output), tile.base, vector_slot);
         return;

@@ -18,6 +18,7 @@
 
 #include <thrust/detail/raw_pointer_cast.h>
 #include <thrust/iterator/iterator_traits.h>
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/type_traits/is_contiguous_iterator.h>
 
 #include <cstddef>
@@ -71,6 +72,19 @@ using key_type_of = std::remove_pointer_t<decltype(key_type_probe<It>())>;
 template <class It, class T>
 constexpr bool is_vector_memory_of = is_contiguous_of<It, T> || is_backward_of<It, T>;
 
+// A zip of two contiguous memories whose items are tuples of their elements (unique_by_key's (key,
+// value) items): its tiles move each component's chunks as accesses of that component's width.
+template <class It>
+struct zip_of_two {
+  static constexpr bool value = false;
+};
+template <class A, class B>
+struct zip_of_two<thrust::zip_iterator<::cuda::std::tuple<A, B>>> {
+  using first = key_type_of<A>;
+  using second = key_type_of<B>;
+  static constexpr bool value = is_contiguous_of<A, first> && is_contiguous_of<B, second>;
+};
+
 // A thread's `Vector` consecutive elements of T in vector memory (a chunk) move as one access of 2, 4,
 // 8 or 16 bytes, or as several of 16 bytes: 16 bytes for the accumulator, whose Vector the tuning
 // derives from it; keys narrower or wider than the values they go with take chunks of other sizes.
@@ -88,6 +102,21 @@ using chunk_word = std::conditional_t<
                        std::conditional_t<chunk_bytes<T, Vector> == 4, unsigned, unsigned short>>>;
 template <class T, int Vector>
 inline constexpr int chunk_words = static_cast<int>(chunk_bytes<T, Vector> / sizeof(chunk_word<T, Vector>));
+
+template <class It, class T, int Vector>
+constexpr bool zip_vector_memory_of() {
+  if constexpr (zip_of_two<It>::value) {
+    using first = typename zip_of_two<It>::first;
+    using second = typename zip_of_two<It>::second;
+    return std::is_same_v<T, ::cuda::std::tuple<first, second>> && chunk_movable<first, Vector> &&
+           chunk_movable<second, Vector> && std::is_default_constructible_v<first> &&
+           std::is_default_constructible_v<second>;
+  } else {
+    return false;
+  }
+}
+template <class It, class T, int Vector>
+constexpr bool is_zip_vector_memory_of = zip_vector_memory_of<It, T, Vector>();
 
 // The lowest address of elements [first, first + count) of vector memory.
 template <class T, class It>
@@ -190,6 +219,9 @@ struct tile_io {
     if constexpr (Vector > 1 && is_vector_memory_of<InputIt, T>) {
       if (streams(access)) return load_vectors<true>(input, tile_base, items);
       if (moves_vectors(access)) return load_vectors<false>(input, tile_base, items);
+    } else if constexpr (Vector > 1 && is_zip_vector_memory_of<InputIt, T, Vector>) {
+      if (streams(access)) return load_zip_vectors<true>(input, tile_base, items);
+      if (moves_vectors(access)) return load_zip_vectors<false>(input, tile_base, items);
     }
     load<true>(input, tile_base, tile_items, items);
   }
@@ -276,6 +308,26 @@ struct tile_io {
     }
   }
 
+  // A tile (its first `valid` elements from tile_base) of `input` into shared memory: 16-byte vectors
+  // where the tile is full, of contiguous memory of T and the access plan moves vectors (evict-first
+  // where it streams), element by element otherwise. The caller completes the copies
+  // (wait_for_async_copies) and synchronizes the block.
+  template <class T, class InputIt, class VectorSlot, class ElementSlot>
+  __device__ static void stage_tile(InputIt input, offset_t tile_base, int valid, tile_access access,
+                                    VectorSlot&& vector_slot, ElementSlot&& element_slot) {
+    constexpr int tile_items = Threads * ItemsPerThread;
+    if constexpr (is_contiguous_of<InputIt, T> && Vector * sizeof(T) == 16) {
+      if (valid == tile_items && moves_vectors(access)) {
+        const T* raw = thrust::raw_pointer_cast(&*input);
+        if (streams(access)) stage_vectors<true>(raw, tile_base, vector_slot);
+        else stage_vectors<false>(raw, tile_base, vector_slot);
+        return;
+      }
+    }
+    if (valid == tile_items) stage_elements<true>(input, tile_base, tile_items, element_slot);
+    else stage_elements<false>(input, tile_base, valid, element_slot);
+  }
+
   // The results of a staged tile: unstage_vectors to contiguous memory aligned to 16 bytes (a full
   // tile; Streaming: evict-first), unstage_elements through any iterator (the first `valid` elements).
   template <bool Streaming, class T, class VectorSlot>
@@ -315,26 +367,70 @@ struct tile_io {
   // evict-first). A backward view's chunk holds its elements in descending order.
   template <bool Streaming, class InputIt, class T>
   __device__ static void load_vectors(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
-    using word = chunk_word<T, Vector>;
-    constexpr int words = chunk_words<T, Vector>;
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
-      const word* address = reinterpret_cast<const word*>(lowest_address<T>(input, first, Vector));
-      word raw[words];
-#pragma unroll
-      for (int w = 0; w < words; ++w) {
-        if constexpr (Streaming) raw[w] = __ldcs(address + w);
-        else raw[w] = address[w];
-      }
       if constexpr (is_backward_of<InputIt, T>) {
         T reversed[Vector];
-        std::memcpy(reversed, raw, sizeof(raw));
+        load_chunk<Streaming>(lowest_address<T>(input, first, Vector), reversed);
 #pragma unroll
         for (int i = 0; i < Vector; ++i) items[j * Vector + i] = reversed[Vector - 1 - i];
       } else {
-        std::memcpy(&items[j * Vector], raw, sizeof(raw));
+        load_chunk<Streaming>(lowest_address<T>(input, first, Vector), &items[j * Vector]);
       }
+    }
+  }
+
+  // A full tile of a zip of two contiguous memories (is_zip_vector_memory_of), each component's chunks
+  // aligned: one access per component chunk, the items built from them.
+  template <bool Streaming, class InputIt, class T>
+  __device__ static void load_zip_vectors(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
+    using first_t = typename zip_of_two<InputIt>::first;
+    using second_t = typename zip_of_two<InputIt>::second;
+    const first_t* firsts = thrust::raw_pointer_cast(&*::cuda::std::get<0>(input.get_iterator_tuple()));
+    const second_t* seconds = thrust::raw_pointer_cast(&*::cuda::std::get<1>(input.get_iterator_tuple()));
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+      const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
+      first_t a[Vector];
+      second_t b[Vector];
+      load_chunk<Streaming>(firsts + first, a);
+      load_chunk<Streaming>(seconds + first, b);
+#pragma unroll
+      for (int i = 0; i < Vector; ++i) items[j * Vector + i] = T(a[i], b[i]);
+    }
+  }
+
+  // Vector consecutive elements from `address`, aligned to chunk_alignment, to chunk[0, Vector): one
+  // access per chunk word.
+  template <bool Streaming, class T>
+  __device__ static void load_chunk(const T* address, T* chunk) {
+    using word = chunk_word<T, Vector>;
+    const word* words = reinterpret_cast<const word*>(address);
+    word raw[chunk_words<T, Vector>];
+#pragma unroll
+    for (int w = 0; w < chunk_words<T, Vector>; ++w) {
+      if constexpr (Streaming) raw[w] = __ldcs(words + w);
+      else raw[w] = words[w];
+    }
+    std::memcpy(chunk, raw, sizeof(raw));
+  }
+
+  // Chunk j of this thread from a tile-sized array in shared memory, at its place in the tile: one
+  // access per chunk word, so a warp's accesses are consecutive (no bank conflicts); element by element
+  // where the chunk is no movable size. `tile` is aligned to chunk_alignment.
+  template <class T>
+  __device__ static void load_chunk_from_shared(T const* tile, int j, T (&items)[Vector]) {
+    T const* chunk = tile + (j * Threads + static_cast<int>(threadIdx.x)) * Vector;
+    if constexpr (chunk_movable<T, Vector>) {
+      using word = chunk_word<T, Vector>;
+      word raw[chunk_words<T, Vector>];
+#pragma unroll
+      for (int w = 0; w < chunk_words<T, Vector>; ++w) raw[w] = reinterpret_cast<word const*>(chunk)[w];
+      std::memcpy(items, raw, sizeof(raw));
+    } else {
+#pragma unroll
+      for (int i = 0; i < Vector; ++i) items[i] = chunk[i];
     }
   }
 

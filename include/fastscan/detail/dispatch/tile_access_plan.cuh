@@ -15,7 +15,7 @@
 namespace fastscan::detail {
 
 // May a tile loop over [it, it + n) move chunks of `Vector` elements (tile_io.cuh: 16-byte vectors of
-// the accumulator, chunks of other sizes for keys)? T is void for keys from a fancy iterator: never (and
+// the accumulator, chunks of other sizes for keys, a chunk of each component of a zip of two)? T is void for keys from a fancy iterator: never (and
 // no sizeof(void) is formed, which compilers warn about).
 template <class T, int Vector, class It>
 bool vector_access_possible(It it) {
@@ -23,6 +23,11 @@ bool vector_access_possible(It it) {
     return false;
   } else if constexpr (Vector > 1 && is_vector_memory_of<It, T> && chunk_movable<T, Vector>) {
     return reinterpret_cast<std::uintptr_t>(lowest_address<T>(it, 0, Vector)) % chunk_alignment<T, Vector> == 0;
+  } else if constexpr (Vector > 1 && is_zip_vector_memory_of<It, T, Vector>) {
+    using first = typename zip_of_two<It>::first;
+    using second = typename zip_of_two<It>::second;
+    return vector_access_possible<first, Vector>(::cuda::std::get<0>(it.get_iterator_tuple())) &&
+           vector_access_possible<second, Vector>(::cuda::std::get<1>(it.get_iterator_tuple()));
   } else {
     return false;
   }
