@@ -1,10 +1,11 @@
 #pragma once
-// Moving one tile between global memory and a block's registers, in the arrangement the block scans
-// expect (striped_element in config.cuh). Shared by every agent.
+// Moving one tile between global memory and a block's registers (or its shared memory: staged tiles),
+// in the arrangement the block scans expect (striped_element in config.cuh). Shared by every agent.
 //
 // Two paths: element by element through any iterator (coalesced, since a warp's items k cover
 // contiguous spans), and 16-byte vectors for memory of the element type itself, aligned to 16 bytes:
-// contiguous, or a backward view (backward.cuh) read and written in descending order. The dispatch
+// contiguous, or a backward view (backward.cuh) read and written in descending order; a zip of two
+// contiguous arrays loads a chunk of each (zip_of_two). The dispatch
 // layer chooses at run time (tile_access, planned in dispatch/tile_access_plan.cuh); only full tiles
 // use vectors. The partial last tile clamps its loads to the last element, so no identity is needed to
 // fill it: positions past the end only feed results that are never stored (a scan's output at i
