@@ -14,7 +14,6 @@
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/segmented.cuh>
 
-#include <thrust/detail/raw_pointer_cast.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/type_traits/is_contiguous_iterator.h>
 
@@ -68,7 +67,6 @@ struct agent_single_pass_scan {
 // from DRAM while blocks wait in the look-back.
 template <class Tuning, class AccT>
 struct agent_staged_single_pass_scan {
-  static constexpr int tile_items = Tuning::tile_items;
   using block_scan = typename Tuning::block_scan;
   using io = tile_io<Tuning::threads, Tuning::items_per_thread, Tuning::vector>;
   static_assert(block_scan::stages_vectors && Tuning::vector * sizeof(AccT) == 16,
@@ -89,21 +87,7 @@ struct agent_staged_single_pass_scan {
     wait_for_async_copies();
     __syncthreads();
     scan.template scan_staged<Kind>(op, prefix);
-    if constexpr (is_contiguous_of<OutputIt, AccT>) {
-      if (tile.valid == tile_items && moves_vectors(access)) {
-        if (streams(access)) io::template unstage_vectors<true>(raw_pointer(output), tile.base, vector_slot);
-        else io::template unstage_vectors<false>(raw_pointer(output), tile.base, vector_slot);
-        return;
-      }
-    }
-    if (tile.valid == tile_items) io::template unstage_elements<true>(output, tile.base, tile_items, element_slot);
-    else io::template unstage_elements<false>(output, tile.base, tile.valid, element_slot);
-  }
-
- private:
-  template <class It>
-  __device__ static auto raw_pointer(It it) {
-    return thrust::raw_pointer_cast(&*it);
+    io::template unstage_tile<AccT>(output, tile.base, tile.valid, access, vector_slot, element_slot);
   }
 };
 

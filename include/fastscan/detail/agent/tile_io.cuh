@@ -329,6 +329,24 @@ struct tile_io {
     else stage_elements<false>(input, tile_base, valid, element_slot);
   }
 
+  // The results of a staged tile (its first `valid` elements) to `output`, as stage_tile took the tile:
+  // 16-byte vectors where it is full, of contiguous memory of T and the plan moves vectors.
+  template <class T, class OutputIt, class VectorSlot, class ElementSlot>
+  __device__ static void unstage_tile(OutputIt output, offset_t tile_base, int valid, tile_access access,
+                                      VectorSlot&& vector_slot, ElementSlot&& element_slot) {
+    constexpr int tile_items = Threads * ItemsPerThread;
+    if constexpr (is_contiguous_of<OutputIt, T> && Vector * sizeof(T) == 16) {
+      if (valid == tile_items && moves_vectors(access)) {
+        T* raw = thrust::raw_pointer_cast(&*output);
+        if (streams(access)) unstage_vectors<true>(raw, tile_base, vector_slot);
+        else unstage_vectors<false>(raw, tile_base, vector_slot);
+        return;
+      }
+    }
+    if (valid == tile_items) unstage_elements<true>(output, tile_base, tile_items, element_slot);
+    else unstage_elements<false>(output, tile_base, valid, element_slot);
+  }
+
   // The results of a staged tile: unstage_vectors to contiguous memory aligned to 16 bytes (a full
   // tile; Streaming: evict-first), unstage_elements through any iterator (the first `valid` elements).
   template <bool Streaming, class T, class VectorSlot>
@@ -424,11 +442,7 @@ struct tile_io {
   __device__ static void load_chunk_from_shared(T const* tile, int j, T (&items)[Vector]) {
     T const* chunk = tile + (j * Threads + static_cast<int>(threadIdx.x)) * Vector;
     if constexpr (chunk_movable<T, Vector>) {
-      using word = chunk_word<T, Vector>;
-      word raw[chunk_words<T, Vector>];
-#pragma unroll
-      for (int w = 0; w < chunk_words<T, Vector>; ++w) raw[w] = reinterpret_cast<word const*>(chunk)[w];
-      std::memcpy(items, raw, sizeof(raw));
+      load_chunk<false>(chunk, items);
     } else {
 #pragma unroll
       for (int i = 0; i < Vector; ++i) items[i] = chunk[i];
