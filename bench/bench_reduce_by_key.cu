@@ -1,5 +1,5 @@
 // reduce_by_key and unique_by_key through fastscan's policies against CUB and thrust::cuda::par, over
-// int32 keys in runs of 1, 32 and 1000 and int32 or float values:
+// int32 keys in runs of 1, 32 and 1000 and int32, float or double values:
 //   reduce_by_key (cub::DeviceReduce::ReduceByKey, plus): keys and values read once, one key and one
 //     value written per run;
 //   unique_by_key_copy (cub::DeviceSelect::UniqueByKey): the same bytes.
@@ -109,6 +109,7 @@ void register_reductions_by_key(std::vector<std::size_t> const& sizes, bool full
     if (n >= (std::size_t{1} << 20) && (n & (n - 1)) == 0 && __builtin_ctzll(n) % 4 == 0) selected_sizes.push_back(n);
   register_type<std::int32_t>(selected_sizes);
   register_type<float>(selected_sizes);
+  register_type<double>(selected_sizes);  // keys and values of different widths
 }
 
 }  // namespace fastscan_bench

@@ -302,6 +302,48 @@ TYPED_TEST(by_key_reduction_test, UniqueByKeyOfEveryChunkWidth) {
   expect_unique_by_key_of_widths_same_as_par<int, float, TypeParam>(4200);
   expect_unique_by_key_of_widths_same_as_par<std::int16_t, int, TypeParam>(4300);
   expect_unique_by_key_of_widths_same_as_par<std::int8_t, std::int8_t, TypeParam>(4400);
+  expect_unique_by_key_of_widths_same_as_par<int, double, TypeParam>(4500);
+  expect_unique_by_key_of_widths_same_as_par<long long, float, TypeParam>(4600);
+}
+
+// reduce_by_key over keys and values of every pair of widths: the tile staged by 16-byte copies of each
+// array (both aligned to 16 bytes), and element by element (one array or both one element off), each
+// thread's chunk 16 bytes of values and their keys. Integer-valued values, so that every order of the
+// additions gives the same sums.
+template <class K, class V, class Under>
+void expect_reduce_by_key_of_widths_same_as_par(std::uint64_t seed) {
+  const std::size_t tile =
+      fastscan::detail::reduce_by_key_tuning<typename Under::algorithm, K, V>::tile_items;
+  for (std::size_t n : capped({0, 1, tile - 1, tile, tile + 1, 3 * tile + 7, 104729, (std::size_t{1} << 20) + 1})) {
+    for (unsigned mean : {1u, 5u, 1000u}) {
+      const auto int_keys = run_keys(n + 1, seed + n + mean, mean);
+      std::vector<K> keys(n + 1);
+      for (std::size_t i = 0; i <= n; ++i) keys[i] = static_cast<K>(int_keys[i]);
+      const auto random = random_vector<std::uint32_t>(n + 1, seed + 7 * n + 1);
+      std::vector<V> values(n + 1);
+      for (std::size_t i = 0; i <= n; ++i) values[i] = static_cast<V>(static_cast<int>(random[i] % 2001) - 1000);
+      auto d_keys = to_device(keys);
+      auto d_values = to_device(values);
+      for (const auto& [key_offset, value_offset] : {std::pair{0, 0}, std::pair{1, 1}, std::pair{0, 1}, std::pair{1, 0}}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", mean run " + std::to_string(mean) + ", offsets " +
+                     std::to_string(key_offset) + "/" + std::to_string(value_offset));
+        const auto keys_first = d_keys.begin() + key_offset;
+        const auto values_first = d_values.begin() + value_offset;
+        expect_pairs_same_as_par<K, V, Under>(n, [&](auto policy, auto keys_out, auto values_out) {
+          return thrust::reduce_by_key(policy, keys_first, keys_first + static_cast<long>(n), values_first, keys_out,
+                                       values_out);
+        });
+      }
+    }
+  }
+}
+
+TYPED_TEST(by_key_reduction_test, ReduceByKeyOfEveryChunkWidth) {
+  expect_reduce_by_key_of_widths_same_as_par<int, double, TypeParam>(4700);
+  expect_reduce_by_key_of_widths_same_as_par<long long, float, TypeParam>(4800);
+  expect_reduce_by_key_of_widths_same_as_par<std::int16_t, int, TypeParam>(4900);
+  expect_reduce_by_key_of_widths_same_as_par<std::int8_t, long long, TypeParam>(5000);
+  expect_reduce_by_key_of_widths_same_as_par<long long, std::int8_t, TypeParam>(5100);
 }
 
 // The deterministic policies give the same bits on every run; the others at least the same count.

@@ -3,9 +3,10 @@
 // becomes one key (the run's last, as Thrust's CUDA backend keeps it) and the reduction of its values,
 // in order.
 //
-// A tile's keys and values are copied into shared memory (16-byte asynchronous copies for full tiles of
-// aligned contiguous memory, element by element otherwise); a thread holds no more of them in registers
-// than the chunk it works on. Per chunk (Vector consecutive items, the scans' striped arrangement):
+// A tile's keys and values are copied into the block's storage (16-byte asynchronous copies for full
+// tiles of contiguous memory aligned to 16 bytes, whatever the widths of keys and values; element by
+// element otherwise); a thread holds no more of them in registers than the chunk it works on. Per
+// chunk (Vector consecutive items, the scans' striped arrangement: 16 bytes of values and their keys):
 // its keys compared with their predecessors (binary_pred(previous, current)) for the segment heads,
 // its (head, value) pairs reduced to one, which goes through the algorithm's block scan under
 // counted_segment_op; the tiles are joined by the single-pass look-back over (64-bit head count, value)
@@ -88,10 +89,8 @@ struct agent_reduce_by_key {
     const int valid = span.valid;
     Key* const keys = &storage.keys[0];
     AccT* const values = &storage.values[0];
-    io::template stage_tile<Key>(keys_in, tile_base, valid, access, [&](int chunk) { return keys + chunk * vector; },
-                                 [&](int e) { return keys + e; });
-    io::template stage_tile<AccT>(values_in, tile_base, valid, access,
-                                  [&](int chunk) { return values + chunk * vector; }, [&](int e) { return values + e; });
+    io::template stage_tile_in_order<Key>(keys_in, tile_base, valid, access, keys);
+    io::template stage_tile_in_order<AccT>(values_in, tile_base, valid, access, values);
     wait_for_async_copies();
     __syncthreads();
 

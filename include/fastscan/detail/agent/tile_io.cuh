@@ -371,11 +371,47 @@ struct tile_io {
     }
   }
 
+  // Bytes [0, Bytes) from `source` (global, 16-byte aligned) to `target` (shared, 16-byte aligned) by
+  // 16-byte asynchronous copies, consecutive threads taking consecutive copies.
+  template <bool Streaming, std::size_t Bytes>
+  __device__ static void stage_bytes(const void* source, void* target) {
+    constexpr int copies = static_cast<int>(Bytes / 16);
+    const char* from = static_cast<const char*>(source);
+    char* to = static_cast<char*>(target);
+#pragma unroll
+    for (int round = 0; round < (copies + Threads - 1) / Threads; ++round) {
+      const int c = round * Threads + static_cast<int>(threadIdx.x);
+      if (copies % Threads == 0 || c < copies) copy_async_16<Streaming>(to + 16 * c, from + 16 * c);
+    }
+  }
+
+  // A tile (its first `valid` elements from tile_base) of `input` into a tile-sized shared array in the
+  // same order (shared[e] is element tile_base + e): a full tile of contiguous memory of T, aligned to 16
+  // bytes, where the plan moves vectors, as 16-byte asynchronous copies of its bytes (consecutive
+  // threads, consecutive copies); element by element otherwise. The caller completes the copies
+  // (wait_for_async_copies) and synchronizes the block.
+  template <class T, class InputIt>
+  __device__ static void stage_tile_in_order(InputIt input, offset_t tile_base, int valid, tile_access access,
+                                             T* shared) {
+    constexpr int tile_items = Threads * ItemsPerThread;
+    if constexpr (is_contiguous_of<InputIt, T> && tile_items * sizeof(T) % 16 == 0) {
+      if (valid == tile_items && moves_vectors(access)) {
+        const T* raw = thrust::raw_pointer_cast(&*input) + tile_base;
+        if (streams(access)) stage_bytes<true, tile_items * sizeof(T)>(raw, shared);
+        else stage_bytes<false, tile_items * sizeof(T)>(raw, shared);
+        return;
+      }
+    }
+    const auto element_slot = [&](int e) { return shared + e; };
+    if (valid == tile_items) stage_elements<true>(input, tile_base, tile_items, element_slot);
+    else stage_elements<false>(input, tile_base, valid, element_slot);
+  }
+
   // Called by one thread: starts the full tile at tile_base of vector memory on its way into L2. Partial
   // tiles and other iterators skip it.
   template <class T, class InputIt>
   __device__ static void prefetch_full(InputIt input, offset_t tile_base, offset_t n) {
-    if constexpr (Vector > 1 && is_vector_memory_of<InputIt, T>) {
+    if constexpr (is_vector_memory_of<InputIt, T>) {
       if (tile_base + tile_items <= n)
         prefetch_to_l2(lowest_address<T>(input, tile_base, tile_items), tile_items * sizeof(T));
     }
@@ -449,27 +485,34 @@ struct tile_io {
     }
   }
 
+  // chunk[0, Vector) to Vector consecutive elements at `address`, aligned to chunk_alignment: one access
+  // per chunk word (Streaming: evict-first).
+  template <bool Streaming, class T>
+  __device__ static void store_chunk(T* address, T const* chunk) {
+    using word = chunk_word<T, Vector>;
+    word raw[chunk_words<T, Vector>];
+    std::memcpy(raw, chunk, sizeof(raw));
+    word* words = reinterpret_cast<word*>(address);
+#pragma unroll
+    for (int w = 0; w < chunk_words<T, Vector>; ++w) {
+      if constexpr (Streaming) __stcs(words + w, raw[w]);
+      else words[w] = raw[w];
+    }
+  }
+
   template <bool Streaming, class OutputIt, class T>
   __device__ static void store_vectors(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread]) {
-    using word = chunk_word<T, Vector>;
-    constexpr int words = chunk_words<T, Vector>;
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
-      word raw[words];
+      T* address = const_cast<T*>(lowest_address<T>(output, first, Vector));
       if constexpr (is_backward_of<OutputIt, T>) {
         T reversed[Vector];
 #pragma unroll
         for (int i = 0; i < Vector; ++i) reversed[Vector - 1 - i] = items[j * Vector + i];
-        std::memcpy(raw, reversed, sizeof(raw));
+        store_chunk<Streaming>(address, reversed);
       } else {
-        std::memcpy(raw, &items[j * Vector], sizeof(raw));
-      }
-      word* address = reinterpret_cast<word*>(const_cast<T*>(lowest_address<T>(output, first, Vector)));
-#pragma unroll
-      for (int w = 0; w < words; ++w) {
-        if constexpr (Streaming) __stcs(address + w, raw[w]);
-        else address[w] = raw[w];
+        store_chunk<Streaming>(address, &items[j * Vector]);
       }
     }
   }

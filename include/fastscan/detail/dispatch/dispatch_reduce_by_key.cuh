@@ -38,21 +38,23 @@ cudaError_t dispatch_reduce_by_key_in_one_pass(temp_arena& arena, KeysIt keys_in
   offset_t tiles = 0;
   FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, tiles));
   if (tiles == 0) return cudaSuccess;
+  const auto kernel = reduce_by_key_kernel<tuning, key_t, acc_t, KeysIt, ValuesIt, KeysOut, ValuesOut, Pred, Op>;
+  block_storage_launch storage;
+  FASTSCAN_CUDA_TRY(
+      (plan_block_storage<typename agent_reduce_by_key<tuning, key_t, acc_t>::temp_storage>(arena, kernel, tiles, storage)));
   host_selected_count* total = nullptr;
   unsigned ticket = 0;
   tile_access access = tile_access::elements;
   if (!arena.measuring()) {
     FASTSCAN_CUDA_TRY(host_count_slot::get(total, ticket));
-    const bool vectorized = vector_access_possible<key_t, tuning::vector>(keys_in) &&
-                            vector_access_possible<acc_t, tuning::vector>(values_in);
+    // Asynchronous copies land in shared memory only: a block storage in global memory (very wide keys
+    // or values) takes its tiles element by element.
+    const bool vectorized = staged_copy_possible<key_t>(keys_in) && staged_copy_possible<acc_t>(values_in) &&
+                            storage.place.global_slices == nullptr;
     // Footprint: keys and values read, at most as much again written. Never streaming: measured no faster.
     FASTSCAN_CUDA_TRY(plan_tile_access(vectorized, 2 * static_cast<std::size_t>(n) * (sizeof(key_t) + sizeof(acc_t)),
                                        false, access));
   }
-  const auto kernel = reduce_by_key_kernel<tuning, key_t, acc_t, KeysIt, ValuesIt, KeysOut, ValuesOut, Pred, Op>;
-  block_storage_launch storage;
-  FASTSCAN_CUDA_TRY(
-      (plan_block_storage<typename agent_reduce_by_key<tuning, key_t, acc_t>::temp_storage>(arena, kernel, tiles, storage)));
   using run_pair = counted_segment<acc_t, offset_t>;
   const auto launch = [&](tile_state<run_pair> const& state) {
     kernel<<<static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream>>>(

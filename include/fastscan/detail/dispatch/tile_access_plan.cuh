@@ -33,6 +33,19 @@ bool vector_access_possible(It it) {
   }
 }
 
+// May a staged tile (tile_io.cuh: stage_tile_in_order) copy [it, it + n) as 16-byte vectors? Contiguous
+// memory of T aligned to 16 bytes (a tile's bytes are a multiple of 16, so every tile is aligned too).
+template <class T, class It>
+bool staged_copy_possible(It it) {
+  if constexpr (std::is_void_v<T>) {
+    return false;
+  } else if constexpr (is_contiguous_of<It, T>) {
+    return reinterpret_cast<std::uintptr_t>(thrust::raw_pointer_cast(&*it)) % 16 == 0;
+  } else {
+    return false;
+  }
+}
+
 // The current device's L2 cache size, queried once per device.
 inline cudaError_t l2_cache_bytes(std::size_t& bytes) {
   constexpr int cached_devices = 64;

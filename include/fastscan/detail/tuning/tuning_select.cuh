@@ -1,20 +1,47 @@
 #pragma once
 // Stream compaction's tuning (agent_select.cuh), for every block algorithm: the matrix scan's
-// single-pass tile shape (at most 32 items a thread: the selection flags are bits of one word); the
-// algorithm contributes the block scan of the threads' packed selection counts.
+// single-pass tile shape (at most 32 items a thread: the selection flags are bits of one word), pairs
+// of two arrays in chunks of their wider component; the algorithm contributes the block scan of the
+// threads' packed selection counts.
 
 #include <fastscan/detail/tuning/tuning_common.cuh>
 
+#include <cuda/std/tuple>
+
 namespace fastscan::detail {
+
+// A tuple of two (unique_by_key's (key, value) items) moves a chunk of each component where its arrays
+// allow (tile_io.cuh: zip_of_two); `widest` is its wider component's size.
+template <class T>
+struct pair_item {
+  static constexpr bool value = false;
+};
+template <class A, class B>
+struct pair_item<::cuda::std::tuple<A, B>> {
+  static constexpr bool value = true;
+  static constexpr int widest = sizeof(A) > sizeof(B) ? static_cast<int>(sizeof(A)) : static_cast<int>(sizeof(B));
+};
+
+// Elements a thread holds together: vector_for's 16-byte vectors; a pair too wide for one (16 bytes or
+// more) takes 16 bytes of its wider component, where that divides the thread's items.
+template <class T, int ItemsPerThread>
+constexpr int select_vector() {
+  if constexpr (pair_item<T>::value) {
+    if (vector_for<T, ItemsPerThread>() == 1 && pair_item<T>::widest <= 8 && ItemsPerThread % (16 / pair_item<T>::widest) == 0)
+      return 16 / pair_item<T>::widest;
+  }
+  return vector_for<T, ItemsPerThread>();
+}
 
 template <class Algorithm, class T>
 struct select_tuning {
   static constexpr int threads = 128;
   static constexpr int items_per_thread = matrix_items_per_thread<T>();
   static constexpr int tile_items = threads * items_per_thread;
-  static constexpr int vector = vector_for<T, items_per_thread>();
+  static constexpr int vector = select_vector<T, items_per_thread>();
   static constexpr int lookback_tiles_per_lane = 1;
-  static constexpr int min_blocks_per_sm = sizeof(T) <= 8 ? 1024 / threads : 1;
+  // Eight blocks an SM for elements of up to 8 bytes and pairs of up to 16.
+  static constexpr int min_blocks_per_sm = sizeof(T) <= 8 || (pair_item<T>::value && sizeof(T) <= 16) ? 1024 / threads : 1;
   template <class Counts>
   using count_scan = typename Algorithm::template block_scan_for<Counts, threads>;
 };
