@@ -346,6 +346,49 @@ TYPED_TEST(by_key_reduction_test, ReduceByKeyOfEveryChunkWidth) {
   expect_reduce_by_key_of_widths_same_as_par<long long, std::int8_t, TypeParam>(5100);
 }
 
+// More than 2^32 items: the one-pass look-back counts runs in 64 bits (fewer items count in 32 bits where
+// that packs a pair with an 8-byte value into one status word, as every smaller test here does). Keys
+// i / 4099 and values i % 5, both computed on the fly; each run's sum is exact and known in closed form.
+struct run_of_item {
+  __host__ __device__ long long operator()(long long i) const { return i / 4099; }
+};
+struct value_of_item {
+  __host__ __device__ double operator()(long long i) const { return static_cast<double>(i % 5); }
+};
+// The sum of i % 5 over [0, m).
+long long sum_of_residues(long long m) { return m / 5 * 10 + (m % 5) * (m % 5 - 1) / 2; }
+
+TYPED_TEST(by_key_reduction_test, ReduceByKeyBeyondFourGiElements) {
+  if constexpr (TypeParam::algorithm::template tuning<double>::strategy != fastscan::detail::multi_block::single_pass) {
+    GTEST_SKIP() << "the deterministic reduce_by_key scans into temporary storage first: 2^32 doubles";
+  } else {
+    const long long n = (1ll << 32) + 4096 * 3 + 5;
+    if (capped({static_cast<std::size_t>(n)}).empty()) GTEST_SKIP() << "sizes capped by FASTSCAN_TEST_MAX_N";
+    const long long runs = (n + 4098) / 4099;
+    auto items = thrust::make_counting_iterator<long long>(0);
+    auto keys = thrust::make_transform_iterator(items, run_of_item{});
+    auto values = thrust::make_transform_iterator(items, value_of_item{});
+    auto keys_out = poisoned_device_vector<long long>(static_cast<std::size_t>(runs) + 1);
+    auto sums = poisoned_device_vector<double>(static_cast<std::size_t>(runs) + 1);
+    const auto end = thrust::reduce_by_key(TypeParam::blocking, keys, keys + n, values, keys_out.begin(), sums.begin());
+    ASSERT_EQ(end.first - keys_out.begin(), runs);
+    ASSERT_EQ(end.second - sums.begin(), runs);
+    const auto got_keys = to_host(keys_out);
+    const auto got_sums = to_host(sums);
+    for (long long r = 0; r < runs; ++r) {
+      const long long run_end = std::min(n, (r + 1) * 4099);
+      ASSERT_EQ(got_keys[r], r) << "run " << r;
+      ASSERT_EQ(got_sums[r], static_cast<double>(sum_of_residues(run_end) - sum_of_residues(r * 4099))) << "run " << r;
+    }
+    long long key_poison;
+    double sum_poison;
+    std::memset(&key_poison, 0xA5, sizeof(key_poison));
+    std::memset(&sum_poison, 0xA5, sizeof(sum_poison));
+    ASSERT_EQ(got_keys[runs], key_poison);
+    ASSERT_EQ(std::memcmp(&got_sums[runs], &sum_poison, sizeof(double)), 0);
+  }
+}
+
 // The deterministic policies give the same bits on every run; the others at least the same count.
 TYPED_TEST(by_key_reduction_test, FloatReductionRepeats) {
   const std::size_t n = capped({(std::size_t{1} << 22) + 11}).empty() ? 200003 : (std::size_t{1} << 22) + 11;

@@ -42,25 +42,38 @@ struct segmented_op {
 //   (c1, v1) . (c2, v2) = (c1 + c2, c2 ? v2 : v1 op v2):
 // the segmented operator with a count in place of the flag, so that the scan numbers the segments too
 // (associative whenever op is; Blelloch's reduce-by-key, as CUB's ReduceBySegmentOp does it).
-template <class T, class Count>
+//
+// The member of the stricter alignment comes first, so that padding only trails: a 64-bit count with a
+// 4-byte value, or a double with a 32-bit count, take 12 bytes of the 16, which the look-back's packed
+// status holds in one word.
+template <class T, class Count, bool ValueFirst = (alignof(T) > alignof(Count))>
 struct counted_segment {
   Count heads;
   T value;
+  counted_segment() = default;
+  __host__ __device__ counted_segment(Count heads_, T const& value_) : heads(heads_), value(value_) {}
+};
+template <class T, class Count>
+struct counted_segment<T, Count, true> {
+  T value;
+  Count heads;
+  counted_segment() = default;
+  __host__ __device__ counted_segment(Count heads_, T const& value_) : value(value_), heads(heads_) {}
 };
 
-// A 64-bit count and a 4-byte value take 12 bytes of the 16: the look-back's packed status holds them.
-template <class T, class Count>
-inline constexpr std::size_t value_bytes<counted_segment<T, Count>> =
-    (sizeof(Count) + alignof(T) - 1) / alignof(T) * alignof(T) + sizeof(T);
+template <class T, class Count, bool ValueFirst>
+inline constexpr std::size_t value_bytes<counted_segment<T, Count, ValueFirst>> =
+    ValueFirst ? (sizeof(T) + alignof(Count) - 1) / alignof(Count) * alignof(Count) + sizeof(Count)
+               : (sizeof(Count) + alignof(T) - 1) / alignof(T) * alignof(T) + sizeof(T);
 
 template <class Op>
 struct counted_segment_op {
   Op op;
 
-  template <class T, class Count>
-  __host__ __device__ counted_segment<T, Count> operator()(counted_segment<T, Count> const& left,
-                                                           counted_segment<T, Count> const& right) const {
-    return counted_segment<T, Count>{static_cast<Count>(left.heads + right.heads),
+  template <class T, class Count, bool ValueFirst>
+  __host__ __device__ counted_segment<T, Count, ValueFirst> operator()(
+      counted_segment<T, Count, ValueFirst> const& left, counted_segment<T, Count, ValueFirst> const& right) const {
+    return counted_segment<T, Count, ValueFirst>{static_cast<Count>(left.heads + right.heads),
                                      right.heads != 0 ? right.value : static_cast<T>(op(left.value, right.value))};
   }
 };

@@ -9,8 +9,9 @@
 // chunk (Vector consecutive items, the scans' striped arrangement: 16 bytes of values and their keys):
 // its keys compared with their predecessors (binary_pred(previous, current)) for the segment heads,
 // its (head, value) pairs reduced to one, which goes through the algorithm's block scan under
-// counted_segment_op; the tiles are joined by the single-pass look-back over (64-bit head count, value)
-// pairs from the block scan's prefix callback. The chunks are then rescanned from their exclusive
+// counted_segment_op; the tiles are joined by the single-pass look-back over (head count, value) pairs
+// from the block scan's prefix callback (RunCount: 32-bit counts where the input has fewer than 2^32
+// items and that lets a pair fit the look-back's packed status, 64-bit otherwise). The chunks are then rescanned from their exclusive
 // pairs: each head closes the run that ends at the item before it (its tail), whose value is written
 // over that item's value in shared memory and whose tail position goes to slot (heads before it in the
 // tile) of a list; then consecutive threads write the listed runs, key and value from the tail.
@@ -25,7 +26,7 @@
 
 namespace fastscan::detail {
 
-template <class Tuning, class Key, class AccT>
+template <class Tuning, class Key, class AccT, class RunCount>
 struct agent_reduce_by_key {
   static constexpr int threads = Tuning::threads;
   static constexpr int items_per_thread = Tuning::items_per_thread;
@@ -34,7 +35,7 @@ struct agent_reduce_by_key {
   static constexpr int vectors_per_thread = items_per_thread / vector;
   using io = tile_io<threads, items_per_thread, vector>;
   using tile_pair = counted_segment<AccT, unsigned>;  // heads counted within a tile
-  using run_pair = counted_segment<AccT, offset_t>;   // heads counted from the start: the look-back's
+  using run_pair = counted_segment<AccT, RunCount>;   // heads counted from the start: the look-back's
   using block_scan = typename Tuning::block_scan;
   using position = unsigned short;
   static constexpr position no_tail = 0xffff;  // the run closes in the tile before

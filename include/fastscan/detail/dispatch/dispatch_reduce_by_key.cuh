@@ -24,13 +24,21 @@
 
 namespace fastscan::detail {
 
+// Whether the look-back's (head count, value) pairs fit its packed status only with 32-bit counts (8-byte
+// values): such calls of fewer than 2^32 items count in 32 bits, as Thrust's own backend does.
+template <class AccT>
+inline constexpr bool narrow_run_counts_pack =
+    value_bytes<counted_segment<AccT, offset_t>> > 12 && value_bytes<counted_segment<AccT, unsigned>> <= 12;
+
 // Reduces each run of [keys_in, keys_in + n) whose consecutive keys satisfy pred(previous, current)
 // into one key (the run's last) and one value (op over the run's values, in order, accumulated in the
-// values' value type); `runs` receives their number once the last tile knows it.
-template <class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred, class Op>
-cudaError_t dispatch_reduce_by_key_in_one_pass(temp_arena& arena, KeysIt keys_in, ValuesIt values_in, KeysOut keys_out,
-                                   ValuesOut values_out, offset_t n, Pred const& pred, Op const& op,
-                                   cudaStream_t stream, offset_t& runs) {
+// values' value type), the look-back counting runs in RunCount; `runs` receives their number once the
+// last tile knows it.
+template <class Algorithm, class RunCount, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred,
+          class Op>
+cudaError_t dispatch_reduce_by_key_with_counts(temp_arena& arena, KeysIt keys_in, ValuesIt values_in, KeysOut keys_out,
+                                               ValuesOut values_out, offset_t n, Pred const& pred, Op const& op,
+                                               cudaStream_t stream, offset_t& runs) {
   using key_t = element_value_t<KeysIt>;
   using acc_t = element_value_t<ValuesIt>;
   using tuning = reduce_by_key_tuning<Algorithm, key_t, acc_t>;
@@ -38,10 +46,11 @@ cudaError_t dispatch_reduce_by_key_in_one_pass(temp_arena& arena, KeysIt keys_in
   offset_t tiles = 0;
   FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, tiles));
   if (tiles == 0) return cudaSuccess;
-  const auto kernel = reduce_by_key_kernel<tuning, key_t, acc_t, KeysIt, ValuesIt, KeysOut, ValuesOut, Pred, Op>;
+  const auto kernel =
+      reduce_by_key_kernel<tuning, key_t, acc_t, RunCount, KeysIt, ValuesIt, KeysOut, ValuesOut, Pred, Op>;
   block_storage_launch storage;
-  FASTSCAN_CUDA_TRY(
-      (plan_block_storage<typename agent_reduce_by_key<tuning, key_t, acc_t>::temp_storage>(arena, kernel, tiles, storage)));
+  FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_reduce_by_key<tuning, key_t, acc_t, RunCount>::temp_storage>(
+      arena, kernel, tiles, storage)));
   host_selected_count* total = nullptr;
   unsigned ticket = 0;
   tile_access access = tile_access::elements;
@@ -55,7 +64,7 @@ cudaError_t dispatch_reduce_by_key_in_one_pass(temp_arena& arena, KeysIt keys_in
     FASTSCAN_CUDA_TRY(plan_tile_access(vectorized, 2 * static_cast<std::size_t>(n) * (sizeof(key_t) + sizeof(acc_t)),
                                        false, access));
   }
-  using run_pair = counted_segment<acc_t, offset_t>;
+  using run_pair = counted_segment<acc_t, RunCount>;
   const auto launch = [&](tile_state<run_pair> const& state) {
     kernel<<<static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream>>>(
         keys_in, values_in, keys_out, values_out, n, pred, op, state, total, ticket, access, storage.place);
@@ -64,6 +73,19 @@ cudaError_t dispatch_reduce_by_key_in_one_pass(temp_arena& arena, KeysIt keys_in
   FASTSCAN_CUDA_TRY(with_tile_state<run_pair>(arena, tiles, stream, launch));
   if (arena.measuring()) return cudaSuccess;
   return wait_for_count_after_launch(arena, total, ticket, stream, runs);
+}
+
+template <class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred, class Op>
+cudaError_t dispatch_reduce_by_key_in_one_pass(temp_arena& arena, KeysIt keys_in, ValuesIt values_in, KeysOut keys_out,
+                                               ValuesOut values_out, offset_t n, Pred const& pred, Op const& op,
+                                               cudaStream_t stream, offset_t& runs) {
+  if constexpr (narrow_run_counts_pack<element_value_t<ValuesIt>>) {
+    if (n <= static_cast<offset_t>(0xffffffffu))
+      return dispatch_reduce_by_key_with_counts<Algorithm, unsigned>(arena, keys_in, values_in, keys_out, values_out, n,
+                                                                     pred, op, stream, runs);
+  }
+  return dispatch_reduce_by_key_with_counts<Algorithm, offset_t>(arena, keys_in, values_in, keys_out, values_out, n,
+                                                                 pred, op, stream, runs);
 }
 
 // The same in two deterministic steps: the inclusive scan by key into temporary storage (written by

@@ -36,12 +36,16 @@ constexpr int select_vector() {
 template <class Algorithm, class T>
 struct select_tuning {
   static constexpr int threads = 128;
-  static constexpr int items_per_thread = matrix_items_per_thread<T>();
+  // 16-byte pairs: 16 items a thread at six blocks an SM (a larger tile for the same look-back).
+  static constexpr bool wide_pair = pair_item<T>::value && sizeof(T) == 16;
+  static constexpr int items_per_thread = wide_pair ? matrix_items_per_thread<T, 256>() : matrix_items_per_thread<T>();
   static constexpr int tile_items = threads * items_per_thread;
   static constexpr int vector = select_vector<T, items_per_thread>();
   static constexpr int lookback_tiles_per_lane = 1;
-  // Eight blocks an SM for elements of up to 8 bytes and pairs of up to 16.
-  static constexpr int min_blocks_per_sm = sizeof(T) <= 8 || (pair_item<T>::value && sizeof(T) <= 16) ? 1024 / threads : 1;
+  // Eight blocks an SM for elements of up to 8 bytes and pairs of fewer than 16, six for 16-byte pairs.
+  static constexpr int min_blocks_per_sm = sizeof(T) <= 8 || (pair_item<T>::value && sizeof(T) < 16) ? 1024 / threads
+                                           : wide_pair                                                ? 6
+                                                                                                      : 1;
   template <class Counts>
   using count_scan = typename Algorithm::template block_scan_for<Counts, threads>;
 };
