@@ -73,8 +73,9 @@ struct counted_segment_op {
   template <class T, class Count, bool ValueFirst>
   __host__ __device__ counted_segment<T, Count, ValueFirst> operator()(
       counted_segment<T, Count, ValueFirst> const& left, counted_segment<T, Count, ValueFirst> const& right) const {
-    return counted_segment<T, Count, ValueFirst>{static_cast<Count>(left.heads + right.heads),
-                                     right.heads != 0 ? right.value : static_cast<T>(op(left.value, right.value))};
+    return counted_segment<T, Count, ValueFirst>{
+        static_cast<Count>(left.heads + right.heads),
+        right.heads != 0 ? right.value : static_cast<T>(op(left.value, right.value))};
   }
 };
 

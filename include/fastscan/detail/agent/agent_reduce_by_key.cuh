@@ -11,10 +11,11 @@
 // its (head, value) pairs reduced to one, which goes through the algorithm's block scan under
 // counted_segment_op; the tiles are joined by the single-pass look-back over (head count, value) pairs
 // from the block scan's prefix callback (RunCount: 32-bit counts where the input has fewer than 2^32
-// items and that lets a pair fit the look-back's packed status, 64-bit otherwise). The chunks are then rescanned from their exclusive
-// pairs: each head closes the run that ends at the item before it (its tail), whose value is written
-// over that item's value in shared memory and whose tail position goes to slot (heads before it in the
-// tile) of a list; then consecutive threads write the listed runs, key and value from the tail.
+// items and that lets a pair fit the look-back's packed status, 64-bit otherwise). The chunks are then
+// rescanned from their exclusive pairs: each head closes the run that ends at the item before it (its
+// tail), whose value is written over that item's value in shared memory and whose tail position goes to
+// slot (heads before it in the tile) of a list; then consecutive threads write the listed runs, key and
+// value from the tail.
 // The last tile writes the input's last run and hands the host the number of runs.
 
 #include <fastscan/detail/agent/selected_count.cuh>
