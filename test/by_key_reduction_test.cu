@@ -259,7 +259,8 @@ template <class K, class V, class Under>
 void expect_unique_by_key_of_widths_same_as_par(std::uint64_t seed) {
   const std::size_t tile = Under::template select_tile<::cuda::std::tuple<K, V>>;
   for (std::size_t n : capped({0, 1, tile - 1, tile, tile + 1, 3 * tile + 7, 104729, (std::size_t{1} << 20) + 1})) {
-    for (unsigned mean : {1u, 1000u}) {
+    // Runs of 7: chunks of values with and without a kept item in the same tile.
+    for (unsigned mean : {1u, 7u, 1000u}) {
       const auto int_keys = run_keys(n + 1, seed + n + mean, mean);
       std::vector<K> keys(n + 1);
       for (std::size_t i = 0; i <= n; ++i) keys[i] = static_cast<K>(int_keys[i]);

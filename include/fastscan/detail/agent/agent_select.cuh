@@ -16,6 +16,9 @@
 // after them when they have an output of their own) and written by consecutive threads to
 // consecutive places.
 //
+// unique_by_key's (key, value) items are flagged by their keys alone, and rejected items have no output,
+// so its full tiles read the keys first (keys of 4 bytes or more) and then only the values of chunks
+// that hold a kept item.
 // In place (output == input) is safe: a tile writes only below the start of the next tile's input
 // (its carry plus its count is at most the next tile's first index), and only once the look-back has
 // seen every earlier tile's aggregate, which each tile publishes after its loads. unique's extra load
@@ -71,16 +74,25 @@ struct select_by_stencil {
   }
 };
 
+// Whether an equality of items compares their first components alone (it says so).
+template <class EqualOp, class = void>
+struct compares_first_components : std::false_type {};
+template <class EqualOp>
+struct compares_first_components<EqualOp, std::void_t<decltype(EqualOp::first_components_only)>>
+    : std::bool_constant<EqualOp::first_components_only> {};
+
 // Selects item i when i == 0 or !equal(item i-1, item i): the first of each run of equal items
 // (unique_copy). The predecessor is in registers inside a vector, else in the lane below, else read
 // (tile_io::predecessors).
 template <class EqualOp>
 struct select_run_heads {
+  // Whether the flags depend on the first components of (first, second) items alone.
+  static constexpr bool first_components_decide = compares_first_components<EqualOp>::value;
   EqualOp equal;
   template <class Io, class InputIt, class T, int Items>
   __device__ unsigned flags(InputIt input, offset_t tile_base, int valid, T (&items)[Items]) {
     T before_vector[Items / Io::vector];
-    Io::predecessors(input, tile_base, valid, items, before_vector);
+    Io::template predecessors<first_components_decide>(input, tile_base, valid, items, before_vector);
     return Io::run_heads(tile_base, valid, items, before_vector, equal);
   }
 };
@@ -110,6 +122,13 @@ struct select_run_tails {
   }
 };
 
+// Whether a selector's flags for (first, second) items depend on their first components alone.
+template <class Selector, class = void>
+struct flags_from_first_components : std::false_type {};
+template <class Selector>
+struct flags_from_first_components<Selector, std::void_t<decltype(Selector::first_components_decide)>>
+    : std::bool_constant<Selector::first_components_decide> {};
+
 // The output of rejected items when they have none (copy_if and its relatives).
 struct no_output {};
 
@@ -138,6 +157,15 @@ struct add_packed_counts {
     return sum;
   }
 };
+
+// A zip that load_selected_seconds_only reads in two steps: chunks of each array, first components of
+// at least 4 bytes (narrower ones come with more items a thread, where the two steps spill registers
+// and were slower: bench/PERFORMANCE.md).
+template <class InputIt, class T, int Vector, bool = is_zip_vector_memory_of<InputIt, T, Vector>>
+struct zip_with_wide_firsts : std::false_type {};
+template <class InputIt, class T, int Vector>
+struct zip_with_wide_firsts<InputIt, T, Vector, true>
+    : std::bool_constant<(sizeof(typename zip_of_two<InputIt>::first) >= 4)> {};
 
 template <class Tuning>
 struct agent_select {
@@ -182,6 +210,29 @@ struct agent_select {
     }
   };
 
+  // A full tile of a zip of two arrays (zip_with_wide_firsts) whose selector flags items by their
+  // first components (unique_by_key), with no output for rejected items: the first components, the
+  // flags from them, then the second components of only the chunks that hold a selected item (the
+  // others are never stored). In place stays safe: every read is still issued before the tile
+  // publishes its count. Returns false, having read nothing, for other tiles.
+  template <class RejectedIt, class InputIt, class Selector, class T>
+  __device__ static bool load_selected_seconds_only(InputIt input, tile_span const& span, Selector& selector,
+                                                    tile_access access, T (&items)[items_per_thread],
+                                                    unsigned& flags) {
+    if constexpr (flags_from_first_components<Selector>::value && vector > 1 &&
+                  zip_with_wide_firsts<InputIt, T, vector>::value && std::is_same_v<RejectedIt, no_output>) {
+      if (!span.full() || !moves_vectors(access)) return false;
+      if (streams(access)) io::template load_zip_firsts<true>(input, span.base, items);
+      else io::template load_zip_firsts<false>(input, span.base, items);
+      flags = selector.template flags<io>(input, span.base, span.valid, items);
+      if (streams(access)) io::template load_zip_seconds_where<true>(input, span.base, flags, items);
+      else io::template load_zip_seconds_where<false>(input, span.base, flags, items);
+      return true;
+    } else {
+      return false;
+    }
+  }
+
   // Selected items to selected_out[0, selected), in order; rejected ones to rejected_out[0, n -
   // selected), in order, unless RejectedIt is no_output. *total receives the selected count and ticket.
   template <class T, class InputIt, class Selector, class SelectedIt, class RejectedIt>
@@ -198,8 +249,11 @@ struct agent_select {
     const int valid = span.valid;
 
     T items[items_per_thread];
-    io::load_tile(input, span, items, access);
-    unsigned flags = selector.template flags<io>(input, tile_base, valid, items);
+    unsigned flags;
+    if (!load_selected_seconds_only<RejectedIt>(input, span, selector, access, items, flags)) {
+      io::load_tile(input, span, items, access);
+      flags = selector.template flags<io>(input, tile_base, valid, items);
+    }
     // Opaque to the compiler: with a cheap predicate (x < c) it otherwise re-derives the flags from the
     // items where they are used and spills some 130 bytes a thread under the register budget.
     asm volatile("" : "+r"(flags));

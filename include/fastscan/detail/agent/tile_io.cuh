@@ -73,6 +73,11 @@ using key_type_of = std::remove_pointer_t<decltype(key_type_probe<It>())>;
 template <class It, class T>
 constexpr bool is_vector_memory_of = is_contiguous_of<It, T> || is_backward_of<It, T>;
 
+template <class It>
+struct is_zip_iterator : std::false_type {};
+template <class Iterators>
+struct is_zip_iterator<thrust::zip_iterator<Iterators>> : std::true_type {};
+
 // A zip of two contiguous memories whose items are tuples of their elements (unique_by_key's (key,
 // value) items): its tiles move each component's chunks as accesses of that component's width.
 template <class It>
@@ -245,9 +250,10 @@ struct tile_io {
 
   // The item before each of this thread's vectors, for comparisons with a predecessor (run heads): the
   // last item of the same row's vector in the lane below, shuffled; lane 0 reads its own, all its reads
-  // issued together. Called by all 32 lanes of a warp. Entries of vectors at or past `valid`, or
+  // issued together (FirstOnly, for a zip whose items are compared by their first components: only the
+  // first component). Called by all 32 lanes of a warp. Entries of vectors at or past `valid`, or
   // starting at the input's first element, are left as they are.
-  template <class InputIt, class T>
+  template <bool FirstOnly = false, class InputIt, class T>
   __device__ static void predecessors(InputIt input, offset_t tile_base, int valid, T const (&items)[ItemsPerThread],
                                       T (&before)[ItemsPerThread / Vector]) {
     const bool lane0 = threadIdx.x % 32 == 0;
@@ -255,13 +261,24 @@ struct tile_io {
 #pragma unroll
       for (int j = 0; j < ItemsPerThread / Vector; ++j) {
         const int e = element(j * Vector);
-        if (e < valid && tile_base + e > 0) before[j] = input[tile_base + e - 1];
+        if (e < valid && tile_base + e > 0) {
+          if constexpr (FirstOnly && is_zip_iterator<InputIt>::value)
+            ::cuda::std::get<0>(before[j]) = ::cuda::std::get<0>(input.get_iterator_tuple())[tile_base + e - 1];
+          else
+            before[j] = input[tile_base + e - 1];
+        }
       }
     }
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-      const T from_lower_lane = shuffle_any<shuffle_from::lower_lane>(items[j * Vector + Vector - 1], 1);
-      if (!lane0) before[j] = from_lower_lane;
+      if constexpr (FirstOnly && is_zip_iterator<InputIt>::value) {
+        const auto from_lower_lane =
+            shuffle_any<shuffle_from::lower_lane>(::cuda::std::get<0>(items[j * Vector + Vector - 1]), 1);
+        if (!lane0) ::cuda::std::get<0>(before[j]) = from_lower_lane;
+      } else {
+        const T from_lower_lane = shuffle_any<shuffle_from::lower_lane>(items[j * Vector + Vector - 1], 1);
+        if (!lane0) before[j] = from_lower_lane;
+      }
     }
   }
 
@@ -453,6 +470,39 @@ struct tile_io {
       load_chunk<Streaming>(seconds + first, b);
 #pragma unroll
       for (int i = 0; i < Vector; ++i) items[j * Vector + i] = T(a[i], b[i]);
+    }
+  }
+
+  // The first components of a full tile of a zip (is_zip_vector_memory_of): one access per chunk. The
+  // second components stay as they are until load_zip_seconds_where.
+  template <bool Streaming, class InputIt, class T>
+  __device__ static void load_zip_firsts(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
+    using first_t = typename zip_of_two<InputIt>::first;
+    const first_t* firsts = thrust::raw_pointer_cast(&*::cuda::std::get<0>(input.get_iterator_tuple()));
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+      first_t a[Vector];
+      load_chunk<Streaming>(firsts + tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector, a);
+#pragma unroll
+      for (int i = 0; i < Vector; ++i) ::cuda::std::get<0>(items[j * Vector + i]) = a[i];
+    }
+  }
+
+  // The second components of the same tile's chunks that hold an item whose bit is set in `items_mask`
+  // (bit k for item k); the others are not read.
+  template <bool Streaming, class InputIt, class T>
+  __device__ static void load_zip_seconds_where(InputIt input, offset_t tile_base, unsigned items_mask,
+                                                T (&items)[ItemsPerThread]) {
+    using second_t = typename zip_of_two<InputIt>::second;
+    const second_t* seconds = thrust::raw_pointer_cast(&*::cuda::std::get<1>(input.get_iterator_tuple()));
+    constexpr unsigned chunk_mask = Vector == 32 ? ~0u : (1u << Vector) - 1u;
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread / Vector; ++j) {
+      if (((items_mask >> (j * Vector)) & chunk_mask) == 0) continue;
+      second_t b[Vector];
+      load_chunk<Streaming>(seconds + tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector, b);
+#pragma unroll
+      for (int i = 0; i < Vector; ++i) ::cuda::std::get<1>(items[j * Vector + i]) = b[i];
     }
   }
 

@@ -51,6 +51,7 @@ negated<Pred> negate(Pred const& pred) {
 // binary_pred over the keys of (key, value) items: unique_by_key's runs are runs of keys.
 template <class Pred>
 struct keys_equal {
+  static constexpr bool first_components_only = true;
   callable<Pred> pred;
   template <class Item>
   __host__ __device__ bool operator()(Item const& previous, Item const& current) const {
