@@ -74,25 +74,25 @@ struct select_by_stencil {
   }
 };
 
-// Whether an equality of items compares their first components alone (it says so).
-template <class EqualOp, class = void>
-struct compares_first_components : std::false_type {};
-template <class EqualOp>
-struct compares_first_components<EqualOp, std::void_t<decltype(EqualOp::first_components_only)>>
-    : std::bool_constant<EqualOp::first_components_only> {};
+// Whether an equality of (first, second) items, or a selector's flags for them, depend on their first
+// components alone (the type says so: first_components_only).
+template <class T, class = void>
+struct first_components_only : std::false_type {};
+template <class T>
+struct first_components_only<T, std::void_t<decltype(T::first_components_only)>>
+    : std::bool_constant<T::first_components_only> {};
 
 // Selects item i when i == 0 or !equal(item i-1, item i): the first of each run of equal items
 // (unique_copy). The predecessor is in registers inside a vector, else in the lane below, else read
 // (tile_io::predecessors).
 template <class EqualOp>
 struct select_run_heads {
-  // Whether the flags depend on the first components of (first, second) items alone.
-  static constexpr bool first_components_decide = compares_first_components<EqualOp>::value;
+  static constexpr bool first_components_only = fastscan::detail::first_components_only<EqualOp>::value;
   EqualOp equal;
   template <class Io, class InputIt, class T, int Items>
   __device__ unsigned flags(InputIt input, offset_t tile_base, int valid, T (&items)[Items]) {
     T before_vector[Items / Io::vector];
-    Io::template predecessors<first_components_decide>(input, tile_base, valid, items, before_vector);
+    Io::template predecessors<first_components_only>(input, tile_base, valid, items, before_vector);
     return Io::run_heads(tile_base, valid, items, before_vector, equal);
   }
 };
@@ -121,13 +121,6 @@ struct select_run_tails {
     return bits;
   }
 };
-
-// Whether a selector's flags for (first, second) items depend on their first components alone.
-template <class Selector, class = void>
-struct flags_from_first_components : std::false_type {};
-template <class Selector>
-struct flags_from_first_components<Selector, std::void_t<decltype(Selector::first_components_decide)>>
-    : std::bool_constant<Selector::first_components_decide> {};
 
 // The output of rejected items when they have none (copy_if and its relatives).
 struct no_output {};
@@ -219,7 +212,7 @@ struct agent_select {
   __device__ static bool load_selected_seconds_only(InputIt input, tile_span const& span, Selector& selector,
                                                     tile_access access, T (&items)[items_per_thread],
                                                     unsigned& flags) {
-    if constexpr (flags_from_first_components<Selector>::value && vector > 1 &&
+    if constexpr (first_components_only<Selector>::value && vector > 1 &&
                   zip_with_wide_firsts<InputIt, T, vector>::value && std::is_same_v<RejectedIt, no_output>) {
       if (!span.full() || !moves_vectors(access)) return false;
       if (streams(access)) io::template load_zip_firsts<true>(input, span.base, items);

@@ -256,13 +256,14 @@ struct tile_io {
   template <bool FirstOnly = false, class InputIt, class T>
   __device__ static void predecessors(InputIt input, offset_t tile_base, int valid, T const (&items)[ItemsPerThread],
                                       T (&before)[ItemsPerThread / Vector]) {
+    constexpr bool first_of_zip = FirstOnly && is_zip_iterator<InputIt>::value;
     const bool lane0 = threadIdx.x % 32 == 0;
     if (lane0) {
 #pragma unroll
       for (int j = 0; j < ItemsPerThread / Vector; ++j) {
         const int e = element(j * Vector);
         if (e < valid && tile_base + e > 0) {
-          if constexpr (FirstOnly && is_zip_iterator<InputIt>::value)
+          if constexpr (first_of_zip)
             ::cuda::std::get<0>(before[j]) = ::cuda::std::get<0>(input.get_iterator_tuple())[tile_base + e - 1];
           else
             before[j] = input[tile_base + e - 1];
@@ -271,7 +272,7 @@ struct tile_io {
     }
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-      if constexpr (FirstOnly && is_zip_iterator<InputIt>::value) {
+      if constexpr (first_of_zip) {
         const auto from_lower_lane =
             shuffle_any<shuffle_from::lower_lane>(::cuda::std::get<0>(items[j * Vector + Vector - 1]), 1);
         if (!lane0) ::cuda::std::get<0>(before[j]) = from_lower_lane;
