@@ -209,11 +209,15 @@ struct agent_select {
   // others are never stored). In place stays safe: every read is still issued before the tile
   // publishes its count. Returns false, having read nothing, for other tiles.
   template <class RejectedIt, class InputIt, class Selector, class T>
+  static constexpr bool reads_selected_seconds_only = first_components_only<Selector>::value && vector > 1 &&
+                                                      zip_with_wide_firsts<InputIt, T, vector>::value &&
+                                                      std::is_same_v<RejectedIt, no_output>;
+
+  template <class RejectedIt, class InputIt, class Selector, class T>
   __device__ static bool load_selected_seconds_only(InputIt input, tile_span const& span, Selector& selector,
                                                     tile_access access, T (&items)[items_per_thread],
                                                     unsigned& flags) {
-    if constexpr (first_components_only<Selector>::value && vector > 1 &&
-                  zip_with_wide_firsts<InputIt, T, vector>::value && std::is_same_v<RejectedIt, no_output>) {
+    if constexpr (reads_selected_seconds_only<RejectedIt, InputIt, Selector, T>) {
       if (!span.full() || !moves_vectors(access)) return false;
       if (streams(access)) io::template load_zip_firsts<true>(input, span.base, items);
       else io::template load_zip_firsts<false>(input, span.base, items);
@@ -233,8 +237,13 @@ struct agent_select {
                                       SelectedIt selected_out, RejectedIt rejected_out, offset_t n,
                                       tile_state<offset_t> const& state, host_selected_count* total,
                                       unsigned ticket, tile_access access) {
+    // The guessed tile's second components only where every tile reads them all (prefetching them for
+    // unique_by_key's kept chunks alone cost long runs the reads that reading them second saves).
     const tile_span span = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
-      io::template prefetch_full<T>(input, guess * tile_items, n);
+      if constexpr (reads_selected_seconds_only<RejectedIt, InputIt, Selector, T>)
+        io::template prefetch_zip_array<0, T>(input, guess * tile_items, n);
+      else
+        io::template prefetch_full<T>(input, guess * tile_items, n);
     }), n, tile_items);
     const offset_t tile = span.index;
     const offset_t tile_base = span.base;

@@ -425,13 +425,26 @@ struct tile_io {
     else stage_elements<false>(input, tile_base, valid, element_slot);
   }
 
-  // Called by one thread: starts the full tile at tile_base of vector memory on its way into L2. Partial
-  // tiles and other iterators skip it.
+  // Called by one thread: starts the full tile at tile_base of vector memory, or of both arrays of a zip
+  // of two (is_zip_vector_memory_of), on its way into L2. Partial tiles and other iterators skip it.
   template <class T, class InputIt>
   __device__ static void prefetch_full(InputIt input, offset_t tile_base, offset_t n) {
     if constexpr (is_vector_memory_of<InputIt, T>) {
       if (tile_base + tile_items <= n)
         prefetch_to_l2(lowest_address<T>(input, tile_base, tile_items), tile_items * sizeof(T));
+    } else {
+      prefetch_zip_array<0, T>(input, tile_base, n);
+      prefetch_zip_array<1, T>(input, tile_base, n);
+    }
+  }
+
+  // The same for one array of a zip of two (is_zip_vector_memory_of; others skip it): Component 0 alone
+  // for a tile that load_zip_firsts and load_zip_seconds_where read.
+  template <int Component, class T, class InputIt>
+  __device__ static void prefetch_zip_array(InputIt input, offset_t tile_base, offset_t n) {
+    if constexpr (is_zip_vector_memory_of<InputIt, T, Vector>) {
+      const auto* array = thrust::raw_pointer_cast(&*::cuda::std::get<Component>(input.get_iterator_tuple()));
+      if (tile_base + tile_items <= n) prefetch_to_l2(array + tile_base, tile_items * sizeof(*array));
     }
   }
 
