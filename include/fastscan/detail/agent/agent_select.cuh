@@ -203,16 +203,18 @@ struct agent_select {
     }
   };
 
-  // A full tile of a zip of two arrays (zip_with_wide_firsts) whose selector flags items by their
-  // first components (unique_by_key), with no output for rejected items: the first components, the
-  // flags from them, then the second components of only the chunks that hold a selected item (the
-  // others are never stored). In place stays safe: every read is still issued before the tile
-  // publishes its count. Returns false, having read nothing, for other tiles.
+  // Whether full tiles of this input, selector and rejected output take load_selected_seconds_only's
+  // two steps.
   template <class RejectedIt, class InputIt, class Selector, class T>
   static constexpr bool reads_selected_seconds_only = first_components_only<Selector>::value && vector > 1 &&
                                                       zip_with_wide_firsts<InputIt, T, vector>::value &&
                                                       std::is_same_v<RejectedIt, no_output>;
 
+  // A full tile of a zip of two arrays (zip_with_wide_firsts) whose selector flags items by their
+  // first components (unique_by_key), with no output for rejected items: the first components, the
+  // flags from them, then the second components of only the chunks that hold a selected item (the
+  // others are never stored). In place stays safe: every read is still issued before the tile
+  // publishes its count. Returns false, having read nothing, for other tiles.
   template <class RejectedIt, class InputIt, class Selector, class T>
   __device__ static bool load_selected_seconds_only(InputIt input, tile_span const& span, Selector& selector,
                                                     tile_access access, T (&items)[items_per_thread],
