@@ -109,6 +109,12 @@ using chunk_word = std::conditional_t<
 template <class T, int Vector>
 inline constexpr int chunk_words = static_cast<int>(chunk_bytes<T, Vector> / sizeof(chunk_word<T, Vector>));
 
+// Component C's array of a zip of two contiguous memories, as a raw pointer.
+template <int Component, class It>
+__host__ __device__ auto zip_array(It const& input) {
+  return thrust::raw_pointer_cast(&*::cuda::std::get<Component>(input.get_iterator_tuple()));
+}
+
 template <class It, class T, int Vector>
 constexpr bool zip_vector_memory_of() {
   if constexpr (zip_of_two<It>::value) {
@@ -198,6 +204,11 @@ struct tile_io {
   static constexpr int vector = Vector;
 
   __device__ static int element(int k) { return striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)); }
+
+  // The input index of this thread's chunk j of the full tile at tile_base (its element(j * Vector)).
+  __device__ static offset_t chunk_first(offset_t tile_base, int j) {
+    return tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
+  }
 
   template <bool FullTile, class InputIt, class T>
   __device__ static void load(InputIt input, offset_t tile_base, int valid, T (&items)[ItemsPerThread]) {
@@ -443,7 +454,7 @@ struct tile_io {
   template <int Component, class T, class InputIt>
   __device__ static void prefetch_zip_array(InputIt input, offset_t tile_base, offset_t n) {
     if constexpr (is_zip_vector_memory_of<InputIt, T, Vector>) {
-      const auto* array = thrust::raw_pointer_cast(&*::cuda::std::get<Component>(input.get_iterator_tuple()));
+      const auto* array = zip_array<Component>(input);
       if (tile_base + tile_items <= n) prefetch_to_l2(array + tile_base, tile_items * sizeof(*array));
     }
   }
@@ -455,7 +466,7 @@ struct tile_io {
   __device__ static void load_vectors(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-      const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
+      const offset_t first = chunk_first(tile_base, j);
       if constexpr (is_backward_of<InputIt, T>) {
         T reversed[Vector];
         load_chunk<Streaming>(lowest_address<T>(input, first, Vector), reversed);
@@ -473,11 +484,11 @@ struct tile_io {
   __device__ static void load_zip_vectors(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
     using first_t = typename zip_of_two<InputIt>::first;
     using second_t = typename zip_of_two<InputIt>::second;
-    const first_t* firsts = thrust::raw_pointer_cast(&*::cuda::std::get<0>(input.get_iterator_tuple()));
-    const second_t* seconds = thrust::raw_pointer_cast(&*::cuda::std::get<1>(input.get_iterator_tuple()));
+    const first_t* firsts = zip_array<0>(input);
+    const second_t* seconds = zip_array<1>(input);
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-      const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
+      const offset_t first = chunk_first(tile_base, j);
       first_t a[Vector];
       second_t b[Vector];
       load_chunk<Streaming>(firsts + first, a);
@@ -492,11 +503,11 @@ struct tile_io {
   template <bool Streaming, class InputIt, class T>
   __device__ static void load_zip_firsts(InputIt input, offset_t tile_base, T (&items)[ItemsPerThread]) {
     using first_t = typename zip_of_two<InputIt>::first;
-    const first_t* firsts = thrust::raw_pointer_cast(&*::cuda::std::get<0>(input.get_iterator_tuple()));
+    const first_t* firsts = zip_array<0>(input);
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       first_t a[Vector];
-      load_chunk<Streaming>(firsts + tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector, a);
+      load_chunk<Streaming>(firsts + chunk_first(tile_base, j), a);
 #pragma unroll
       for (int i = 0; i < Vector; ++i) ::cuda::std::get<0>(items[j * Vector + i]) = a[i];
     }
@@ -508,13 +519,13 @@ struct tile_io {
   __device__ static void load_zip_seconds_where(InputIt input, offset_t tile_base, unsigned items_mask,
                                                 T (&items)[ItemsPerThread]) {
     using second_t = typename zip_of_two<InputIt>::second;
-    const second_t* seconds = thrust::raw_pointer_cast(&*::cuda::std::get<1>(input.get_iterator_tuple()));
+    const second_t* seconds = zip_array<1>(input);
     constexpr unsigned chunk_mask = Vector == 32 ? ~0u : (1u << Vector) - 1u;
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       if (((items_mask >> (j * Vector)) & chunk_mask) == 0) continue;
       second_t b[Vector];
-      load_chunk<Streaming>(seconds + tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector, b);
+      load_chunk<Streaming>(seconds + chunk_first(tile_base, j), b);
 #pragma unroll
       for (int i = 0; i < Vector; ++i) ::cuda::std::get<1>(items[j * Vector + i]) = b[i];
     }
@@ -568,7 +579,7 @@ struct tile_io {
   __device__ static void store_vectors(OutputIt output, offset_t tile_base, T (&items)[ItemsPerThread]) {
 #pragma unroll
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
-      const offset_t first = tile_base + static_cast<offset_t>(j * Threads + threadIdx.x) * Vector;
+      const offset_t first = chunk_first(tile_base, j);
       T* address = const_cast<T*>(lowest_address<T>(output, first, Vector));
       if constexpr (is_backward_of<OutputIt, T>) {
         T reversed[Vector];
