@@ -239,9 +239,28 @@ struct agent_select {
                                       SelectedIt selected_out, RejectedIt rejected_out, offset_t n,
                                       tile_state<offset_t> const& state, host_selected_count* total,
                                       unsigned ticket, tile_access access) {
-    // The guessed tile's second components only where every tile reads them all (prefetching them for
-    // unique_by_key's kept chunks alone cost long runs the reads that reading them second saves).
-    const tile_span span = locate_tile(draw_tile(storage.tile, state, access, [&](offset_t guess) {
+    // The guessed tile's second components only where every tile reads them all; the two-step read
+    // prefetches the drawn tile's where earlier tiles kept most of their items (prefetching them always
+    // cost long runs the reads that reading them second saves).
+    const auto draw = [&] {
+      if constexpr (reads_selected_seconds_only<RejectedIt, InputIt, Selector, T>) {
+        if (!prefetches(access)) return state.draw_tile();
+        const offset_t recent = static_cast<offset_t>(blockIdx.x) - Tuning::density_lag;
+        offset_t after = 0;
+        offset_t before = 0;
+        // Both reads issued before the draw, neither waited for until it returns.
+        const bool after_known = state.published_prefix(recent, after);
+        const bool before_known = state.published_prefix(recent - Tuning::density_window, before);
+        const offset_t drawn = state.draw_tile();
+        if (after_known && before_known &&
+            2 * (after - before) > static_cast<offset_t>(Tuning::density_window) * tile_items)
+          io::template prefetch_zip_array<1, T>(input, drawn * tile_items, n);
+        return drawn;
+      } else {
+        return state.draw_tile();
+      }
+    };
+    const tile_span span = locate_tile(draw_tile_with(storage.tile, access, draw, [&](offset_t guess) {
       if constexpr (reads_selected_seconds_only<RejectedIt, InputIt, Selector, T>)
         io::template prefetch_zip_array<0, T>(input, guess * tile_items, n);
       else

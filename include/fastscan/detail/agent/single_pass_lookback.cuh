@@ -193,6 +193,17 @@ struct tile_state {
     }
   }
 
+  // Called by one thread, without waiting: whether `tile` has published its inclusive prefix, and the
+  // prefix where it has (a hint's source for a tile that reads no further).
+  __device__ bool published_prefix(offset_t tile, T& value) const {
+    raw_t raw;
+    const tile_status status = read_status(tile, raw);
+    if (tile < 0 || status != tile_status::prefix) return false;
+    if constexpr (format == status_format::fenced) __threadfence();
+    value = value_of(tile, status, raw);
+    return true;
+  }
+
   // Called by a warp between status reads that found a predecessor unpublished: back off while
   // predecessors work, longer the longer the wait.
   __device__ static void back_off(int attempt) {
@@ -281,14 +292,20 @@ struct single_pass_prefix {
   }
 };
 
-// The tile this block works on in a single-pass launch: drawn from the call's counter, or 0 when the
-// grid has one block (and no state); prefetching its launch-order guess first where `access` says
-// (tile_draw.cuh).
+// The tile this block works on in a single-pass launch: drawn by `draw()` (thread 0; draw_tile below
+// takes it from the call's counter, a caller may read statuses while that round trip is in flight), or
+// 0 when the grid has one block (and no state); prefetching its launch-order guess first where `access`
+// says (tile_draw.cuh).
+template <class Draw, class Prefetch>
+__device__ offset_t draw_tile_with(offset_t& shared_tile, tile_access access, Draw&& draw, Prefetch&& prefetch) {
+  if (gridDim.x == 1) return 0;
+  return draw_tile(shared_tile, prefetches(access), draw, prefetch);
+}
+
 template <class T, class Prefetch>
 __device__ offset_t draw_tile(offset_t& shared_tile, tile_state<T> const& state, tile_access access,
                               Prefetch&& prefetch) {
-  if (gridDim.x == 1) return 0;
-  return draw_tile(shared_tile, prefetches(access), [&] { return state.draw_tile(); }, prefetch);
+  return draw_tile_with(shared_tile, access, [&] { return state.draw_tile(); }, prefetch);
 }
 
 }  // namespace fastscan::detail

@@ -42,6 +42,11 @@ struct select_tuning {
   static constexpr int tile_items = threads * items_per_thread;
   static constexpr int vector = select_vector<T, items_per_thread>();
   static constexpr int lookback_tiles_per_lane = 1;
+  // unique_by_key's two-step read (agent_select.cuh) prefetches a tile's second components where the
+  // `density_window` tiles ending `density_lag` tiles before its launch-order guess kept more than half
+  // their items (tiles that far back have published their prefixes while this many are in flight).
+  static constexpr int density_lag = 1024;
+  static constexpr int density_window = 8;
   // Eight blocks an SM for elements of up to 8 bytes and pairs of fewer than 16, six for 16-byte pairs.
   static constexpr int min_blocks_per_sm = sizeof(T) <= 8 || (pair_item<T>::value && sizeof(T) < 16) ? 1024 / threads
                                            : wide_pair                                                ? 6
