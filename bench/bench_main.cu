@@ -165,14 +165,7 @@ void register_case(std::string const& algorithm, std::string const& type, std::s
                                    run(state, c, n, l);
                                    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
                                    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-                                   // The median iteration: robust against the odd slow launch.
-                                   auto& samples = iteration_seconds();
-                                   if (!samples.empty()) {
-                                     std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-                                     const double median = samples[samples.size() / 2];
-                                     state.counters["median_us"] = median * 1e6;
-                                     state.counters["median_GBps"] = bytes / median / 1e9;
-                                   }
+                                   report_median(state, bytes);
                                  })
         ->UseManualTime()
         ->MinTime(std::max(min_seconds_per_benchmark, min_seconds))
@@ -184,28 +177,15 @@ void register_case(std::string const& algorithm, std::string const& type, std::s
 
 int main(int argc, char** argv) {
   using namespace fastscan_bench;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::printf(
-          "fastscan_bench [--full] [Google Benchmark flags]\n"
-          "  Compares fastscan's scans, compaction and radix sorts with CUB (DeviceScan, DeviceSelect,\n"
-          "  DeviceRadixSort), thrust::cuda::par and a device memcpy on this\n"
-          "  machine's GPU, then prints a table of effective bandwidths with ratios to CUB and memcpy.\n"
-          "  --full   the matrix-scan paper's experiments over its size protocol (2^10 .. 2^30)\n"
-          "  FASTSCAN_BENCH_SHAPES=1 adds the block-shape experiments (shape_exclusive rows).\n"
-          "Google Benchmark's flags follow.\n\n");
-      benchmark::PrintDefaultHelp();
-      return 0;
-    }
-  }
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::fprintf(stderr,
-                 "fastscan benchmark: no usable GPU (%s); the comparison needs an NVIDIA GPU and its driver.\n",
-                 status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device found");
-    return 1;
-  }
+  if (printed_help(argc, argv,
+                   "fastscan_bench [--full] [Google Benchmark flags]\n"
+                   "  Compares fastscan's scans, compaction and radix sorts with CUB (DeviceScan, DeviceSelect,\n"
+                   "  DeviceRadixSort), thrust::cuda::par and a device memcpy on this\n"
+                   "  machine's GPU, then prints a table of effective bandwidths with ratios to CUB and memcpy.\n"
+                   "  --full   the matrix-scan paper's experiments over its size protocol (2^10 .. 2^30)\n"
+                   "  FASTSCAN_BENCH_SHAPES=1 adds the block-shape experiments (shape_exclusive rows)."))
+    return 0;
+  if (usable_devices("fastscan benchmark") == 0) return 1;
   bool full = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {

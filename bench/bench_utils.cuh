@@ -5,9 +5,11 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace fastscan_bench {
@@ -25,6 +27,41 @@ namespace fastscan_bench {
 inline std::vector<double>& iteration_seconds() {
   static std::vector<double> samples;
   return samples;
+}
+
+// The median iteration's time and bandwidth (`bytes` moved by one call) as the counters the tables
+// read: robust against the odd slow launch.
+inline void report_median(benchmark::State& state, double bytes) {
+  auto& samples = iteration_seconds();
+  if (samples.empty()) return;
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2), samples.end());
+  const double median = samples[samples.size() / 2];
+  state.counters["median_us"] = median * 1e6;
+  state.counters["median_GBps"] = bytes / median / 1e9;
+}
+
+// With --help or -h: prints `usage` and Google Benchmark's flags, and returns true.
+inline bool printed_help(int argc, char** argv, const char* usage) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf("%s\nGoogle Benchmark's flags follow.\n\n", usage);
+      benchmark::PrintDefaultHelp();
+      return true;
+    }
+  }
+  return false;
+}
+
+// The number of CUDA devices; 0 after saying on stderr why `program` cannot run.
+inline int usable_devices(const char* program) {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "%s: no usable GPU (%s); the comparison needs an NVIDIA GPU and its driver.\n", program,
+                 status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device found");
+    return 0;
+  }
+  return devices;
 }
 
 // Times one region on a stream with CUDA events and hands the result to Google Benchmark.
