@@ -6,9 +6,8 @@
 // order is fixed by the ranks alone, so a deterministic local policy stays deterministic across ranks.
 
 #include <fastscan/detail/distributed/distributed_policy.cuh>
+#include <fastscan/detail/last_value_sink.cuh>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/iterator_adaptor.h>
 #include <thrust/system/cuda/detail/util.h>
 
 #include <cstddef>
@@ -63,35 +62,6 @@ void all_gather(distributed_policy<Local> const& policy, Record const* mine, Rec
   throw_if_failed(ncclAllGather(mine, all, sizeof(Record), ncclUint8, policy.comm, stream_of(policy)), call,
                   "ncclAllGather of the shards' records");
 }
-
-// Writes only the element at `last` of a range (a scan's last value: the range's ordered total).
-template <class T>
-struct last_value_reference {
-  T* target;
-  bool keep;
-  __host__ __device__ last_value_reference const& operator=(T const& value) const {
-    if (keep) *target = value;
-    return *this;
-  }
-};
-
-template <class T>
-class last_value_sink
-    : public thrust::iterator_adaptor<last_value_sink<T>, thrust::counting_iterator<long long>, T, thrust::use_default,
-                                      thrust::use_default, last_value_reference<T>> {
-  using super_t = thrust::iterator_adaptor<last_value_sink<T>, thrust::counting_iterator<long long>, T,
-                                           thrust::use_default, thrust::use_default, last_value_reference<T>>;
-  friend class thrust::iterator_core_access;
-
- public:
-  __host__ __device__ last_value_sink(T* target, long long last)
-      : super_t(thrust::counting_iterator<long long>(0)), target_(target), last_(last) {}
-
- private:
-  __host__ __device__ last_value_reference<T> dereference() const { return {target_, *this->base() == last_}; }
-  T* target_;
-  long long last_;
-};
 
 // A value computed on the device, to the host (waits for the stream).
 template <class T, class Local>

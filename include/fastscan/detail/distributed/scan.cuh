@@ -1,6 +1,6 @@
 #pragma once
-// Scans across ranks: each rank reduces its shard in order (a local scan that keeps only its last
-// value), the shards' totals are gathered, each rank folds the totals of the ranks below it in rank
+// Scans across ranks: each rank reduces its shard in order (one read of it, dispatch_reduce.cuh), the
+// shards' totals are gathered, each rank folds the totals of the ranks below it in rank
 // order (onto the initial value, if any) and scans its shard from that carry: one read of the shard
 // more than the local scan, and one wait for the exchange. Any associative operator, commutative or not.
 
@@ -39,11 +39,13 @@ carry<T> carry_into_rank(distributed_policy<Local> const& policy, InputIt first,
   static_assert(exchangeable<T>, "a distributed scan's values travel as bytes: trivially copyable, default-constructible");
   const rank_layout layout = layout_of(policy, call);
   const long long n = shard_length(policy, first, last, call);
+  if (layout.ranks == 1) return carry<T>{init ? *init : T{}, init ? 1 : 0};  // nothing below: the local scan alone
   const cudaStream_t stream = stream_of(policy);
   record_buffer<scan_record<T>> records(policy, static_cast<std::size_t>(layout.ranks) + 1, call);
   record_buffer<carry<T>> result(policy, 1, call);
   scan_record<T>* mine = records.get() + layout.ranks;
-  if (n > 0) thrust::inclusive_scan(policy.local, first, last, last_value_sink<T>(&mine->total, n - 1), op);
+  Local local = policy.local;
+  reduce_in_order(local, first, last, op, &mine->total, call);
   to_device(policy, n, &mine->count, call);
   all_gather(policy, mine, records.get(), call);
   fold_scan_records<<<1, 1, 0, stream>>>(records.get(), layout.rank, op, init ? *init : T{}, init ? 1 : 0, result.get());

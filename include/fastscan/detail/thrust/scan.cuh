@@ -10,6 +10,7 @@
 
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/callable.cuh>
+#include <fastscan/detail/dispatch/dispatch_reduce.cuh>
 #include <fastscan/detail/dispatch/dispatch_scan.cuh>
 #include <fastscan/detail/thrust/launch.cuh>
 #include <fastscan/detail/thrust/temporary_buffer.cuh>
@@ -37,6 +38,23 @@ OutputIt run_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, I
       },
       algorithm_call);
   return result + n;
+}
+
+// The reduction of [first, last) in order into *result (device memory), on the policy's stream; nothing
+// is written for an empty range. Not a Thrust algorithm: the distributed scan's shard total.
+template <class AccT, class Derived, class Algorithm, class InputIt, class Op>
+void reduce_in_order(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, Op op, AccT* result,
+                     const char* algorithm_call) {
+  const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), first, last, algorithm_call);
+  if (n == 0) return;
+  auto input = native_iterator(first);
+  const auto reduce_op = make_callable(op);
+  launch(
+      policy, n,
+      [&](temp_arena& arena, cudaStream_t stream) {
+        return dispatch_ordered_reduce<Algorithm, AccT>(arena, input, n, reduce_op, result, stream);
+      },
+      algorithm_call);
 }
 
 // ---- inclusive_scan ----------------------------------------------------------------------------
