@@ -1,9 +1,11 @@
-// fastscan across the GPUs of a host (<fastscan/nccl.cuh>): exclusive_scan and copy_if of 4-byte
+// fastscan across the GPUs of a host (<fastscan/nccl.cuh>): exclusive_scan, copy_if and sort of 4-byte
 // integers over 1, 2, 4 ... GPUs (one rank a GPU, a host thread each, one ncclCommInitAll), against
 // fastscan on one GPU holding the whole input, and against copying every shard to one GPU and running
-// the one-GPU call there; and the latency of a call on one element a rank, beside NCCL's all-gather
-// of the record it exchanges. Effective bandwidth counts the bytes the call must move on all GPUs
-// together (read once, written once); an iteration's time is the slowest rank's, by CUDA events.
+// the one-GPU call there; NCCL's all-to-all of as many bytes as a sort sends, the bound of a sort across
+// GPUs; and the latency of a call on one element a rank, beside NCCL's all-gather of the record it
+// exchanges. Effective bandwidth counts the bytes the call must move on all GPUs together (read once,
+// written once); an iteration's time is the slowest rank's, by CUDA events. A sort's input is written
+// again before each iteration, untimed.
 // NVLink multicast stays off (NCCL_NVLS_ENABLE=0 unless the environment says otherwise).
 
 #include "bench_utils.cuh"
@@ -12,6 +14,7 @@
 
 #include <thrust/copy.h>
 #include <thrust/count.h>
+#include <thrust/sort.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
@@ -167,9 +170,11 @@ void fill(value_t* data, std::size_t first, std::size_t count, cudaStream_t stre
   thrust::tabulate(thrust::cuda::par.on(stream), data, data + count, input_from{first});
 }
 
-// Warm-up calls, then one call on every rank per iteration (`call(rank)` enqueues rank's on its stream):
-// an iteration takes the slowest rank's time, from CUDA events around its call.
-void time_across(benchmark::State& state, rank_threads& pool, std::function<void(int)> const& call) {
+// Warm-up calls, then one call on every rank per iteration (`call(rank)` enqueues rank's on its stream,
+// after `prepare(rank)`, untimed): an iteration takes the slowest rank's time, from CUDA events around
+// its call.
+void time_across(benchmark::State& state, rank_threads& pool, std::function<void(int)> const& call,
+                 std::function<void(int)> const& prepare = {}) {
   const auto ranks = static_cast<std::size_t>(pool.ranks());
   std::vector<cudaEvent_t> start(ranks), stop(ranks);
   std::vector<float> ms(ranks);
@@ -179,6 +184,7 @@ void time_across(benchmark::State& state, rank_threads& pool, std::function<void
   });
   auto one_call = [&](int r) {
     const auto ru = static_cast<std::size_t>(r);
+    if (prepare) prepare(r);
     FASTSCAN_BENCH_CHECK(cudaEventRecord(start[ru], pool.stream(r)));
     call(r);
     FASTSCAN_BENCH_CHECK(cudaEventRecord(stop[ru], pool.stream(r)));
@@ -198,20 +204,26 @@ void time_across(benchmark::State& state, rank_threads& pool, std::function<void
   });
 }
 
+// A sort's input: out = in (the sort works in place).
+void copy_input(shard_buffers const& b, std::size_t count, cudaStream_t stream) {
+  FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(b.out, b.in, count * sizeof(value_t), cudaMemcpyDeviceToDevice, stream));
+}
+
 // A run whose result is wrong: reported as an error, without the counters of a timing.
 void fail(benchmark::State& state, const char* what) {
   state.SkipWithError(what);
   iteration_seconds().clear();
 }
 
-enum class algorithm { exclusive_scan, copy_if };
+enum class algorithm { exclusive_scan, copy_if, sort };
 
 // What every rank calls in one iteration, on its shard.
 void call_across(algorithm a, int r, rank_threads& pool, shard_buffers const& b, std::size_t count,
                  fastscan::shard_placement* placement) {
   const auto policy = fastscan::matrix_nosync.on(pool.stream(r)).across(pool.comm(r));
   if (a == algorithm::exclusive_scan) thrust::exclusive_scan(policy, b.in, b.in + count, b.out);
-  else thrust::copy_if(policy.report_to(placement), b.in, b.in + count, b.out, is_kept{});
+  else if (a == algorithm::copy_if) thrust::copy_if(policy.report_to(placement), b.in, b.in + count, b.out, is_kept{});
+  else thrust::sort(policy, b.out, b.out + count);  // in place, on a copy of the input
 }
 
 // The call over `ranks` GPUs; ranks == 1 is a one-rank communicator. Checks each rank's result against
@@ -227,14 +239,21 @@ void across_gpus(benchmark::State& state, algorithm a, int ranks, std::size_t n)
     fill(buffers[ru].in, shards.first(r), shards.size(r), pool.stream(r));
     FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(pool.stream(r)));
   });
-  time_across(state, pool, [&](int r) {
-    const auto ru = static_cast<std::size_t>(r);
-    call_across(a, r, pool, buffers[ru], shards.size(r), &placements[ru]);
-  });
+  time_across(
+      state, pool,
+      [&](int r) {
+        const auto ru = static_cast<std::size_t>(r);
+        call_across(a, r, pool, buffers[ru], shards.size(r), &placements[ru]);
+      },
+      [&](int r) {
+        const auto ru = static_cast<std::size_t>(r);
+        if (a == algorithm::sort) copy_input(buffers[ru], shards.size(r), pool.stream(r));
+      });
   // The check: every rank's scan ends at the sum of everything up to its shard's end; the compaction's
   // placements count the kept elements below each rank.
-  std::vector<unsigned long long> sums(buffers.size()), kept(buffers.size());
-  std::vector<value_t> last_out(buffers.size());
+  std::vector<unsigned long long> sums(buffers.size()), kept(buffers.size()), sorted_sums(buffers.size());
+  std::vector<value_t> last_out(buffers.size()), first_out(buffers.size());
+  std::vector<int> sorted(buffers.size(), 1);
   pool.run([&](int r) {
     const auto ru = static_cast<std::size_t>(r);
     const auto local = thrust::cuda::par.on(pool.stream(r));
@@ -243,6 +262,12 @@ void across_gpus(benchmark::State& state, algorithm a, int ranks, std::size_t n)
     kept[ru] = count ? static_cast<unsigned long long>(thrust::count_if(local, buffers[ru].in, buffers[ru].in + count, is_kept{})) : 0;
     if (count) {
       FASTSCAN_BENCH_CHECK(cudaMemcpy(&last_out[ru], buffers[ru].out + count - 1, sizeof(value_t), cudaMemcpyDeviceToHost));
+      FASTSCAN_BENCH_CHECK(cudaMemcpy(&first_out[ru], buffers[ru].out, sizeof(value_t), cudaMemcpyDeviceToHost));
+      if (a == algorithm::sort) {
+        sorted[ru] = thrust::is_sorted(local, buffers[ru].out, buffers[ru].out + count) ? 1 : 0;
+        // The ranks' outputs together hold the input's elements: their sums, over all ranks, agree.
+        sorted_sums[ru] = thrust::reduce(local, buffers[ru].out, buffers[ru].out + count, value_t{0});
+      }
     }
   });
   value_t below = 0;
@@ -251,17 +276,23 @@ void across_gpus(benchmark::State& state, algorithm a, int ranks, std::size_t n)
   for (int r = 0; r < ranks; ++r) {
     const auto ru = static_cast<std::size_t>(r);
     const std::size_t count = shards.size(r);
-    const value_t through = static_cast<value_t>(below + static_cast<value_t>(sums[ru]));
+    const value_t through = static_cast<value_t>(below + static_cast<value_t>(sums[ru]));  // scans only
     if (a == algorithm::exclusive_scan && count) {
       value_t last_in = random_value{12345}(shards.first(r) + count - 1);
       if (static_cast<value_t>(last_out[ru] + last_in) != through) fail(state, "wrong scan result across GPUs");
     }
+    if (a == algorithm::sort && (!sorted[ru] ||
+                                 (r > 0 && count && shards.size(r - 1) && last_out[ru - 1] > first_out[ru])))
+      fail(state, "wrong sort across GPUs");
     if (a == algorithm::copy_if &&
         (placements[ru].offset != static_cast<long long>(kept_below) || placements[ru].total != static_cast<long long>(kept_total)))
       fail(state, "wrong compaction placement across GPUs");
     below = through;
     kept_below += kept[ru];
   }
+  value_t sorted_total = 0;
+  for (auto t : sorted_sums) sorted_total = static_cast<value_t>(sorted_total + static_cast<value_t>(t));
+  if (a == algorithm::sort && sorted_total != below) fail(state, "a sort across GPUs lost or changed elements");
   pool.run([&](int r) { buffers[static_cast<std::size_t>(r)].release(); });
 }
 
@@ -290,17 +321,28 @@ void one_gpu(benchmark::State& state, algorithm a, int gathered_from, std::size_
   whole.allocate(n);
   fill(whole.in, 0, n, stream);
   FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  // A sort works in place on `out`, written again from `in` before each call (untimed); the gathered
+  // shards land where the call reads.
+  value_t* gathered = a == algorithm::sort ? whole.out : whole.in;
+  auto prepare = [&] {
+    if (a == algorithm::sort) copy_input(whole, n, stream);
+  };
   auto run_once = [&] {
     for (int r = 1; r < pool.ranks(); ++r) {
-      FASTSCAN_BENCH_CHECK(cudaMemcpyPeerAsync(whole.in + shards.first(r), 0, buffers[static_cast<std::size_t>(r)].in, r,
+      FASTSCAN_BENCH_CHECK(cudaMemcpyPeerAsync(gathered + shards.first(r), 0, buffers[static_cast<std::size_t>(r)].in, r,
                                                shards.size(r) * sizeof(value_t), stream));
     }
     if (a == algorithm::exclusive_scan) thrust::exclusive_scan(fastscan::matrix_nosync.on(stream), whole.in, whole.in + n, whole.out);
-    else thrust::copy_if(fastscan::matrix.on(stream), whole.in, whole.in + n, whole.out, is_kept{});
+    else if (a == algorithm::copy_if) thrust::copy_if(fastscan::matrix.on(stream), whole.in, whole.in + n, whole.out, is_kept{});
+    else thrust::sort(fastscan::matrix_nosync.on(stream), whole.out, whole.out + n);
   };
-  for (int warm = 0; warm < 2; ++warm) run_once();
+  for (int warm = 0; warm < 2; ++warm) {
+    prepare();
+    run_once();
+  }
   FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
   for (auto _ : state) {
+    prepare();
     event_timer timer(state, stream);
     run_once();
   }
@@ -308,6 +350,28 @@ void one_gpu(benchmark::State& state, algorithm a, int gathered_from, std::size_
   FASTSCAN_BENCH_CHECK(cudaGetLastError());
   whole.release();
   cudaStreamDestroy(stream);
+  pool.run([&](int r) { buffers[static_cast<std::size_t>(r)].release(); });
+}
+
+// NCCL's all-to-all of the bytes a sort of n elements over `ranks` GPUs sends when every rank's keys
+// spread evenly over all ranks: n / ranks^2 elements from each rank to each other rank.
+void all_to_all(benchmark::State& state, int ranks, std::size_t n) {
+  rank_threads& pool = ranks_of(ranks);
+  const sharding shards{n, ranks};
+  std::vector<shard_buffers> buffers(static_cast<std::size_t>(ranks));
+  const std::size_t piece = n / static_cast<std::size_t>(ranks) / static_cast<std::size_t>(ranks);
+  pool.run([&](int r) { buffers[static_cast<std::size_t>(r)].allocate(shards.size(r)); });
+  time_across(state, pool, [&](int r) {
+    shard_buffers const& b = buffers[static_cast<std::size_t>(r)];
+    FASTSCAN_BENCH_NCCL_CHECK(ncclGroupStart());
+    for (int d = 0; d < ranks; ++d) {
+      if (d == r) continue;
+      const std::size_t at = piece * static_cast<std::size_t>(d);
+      FASTSCAN_BENCH_NCCL_CHECK(ncclSend(b.in + at, piece * sizeof(value_t), ncclUint8, d, pool.comm(r), pool.stream(r)));
+      FASTSCAN_BENCH_NCCL_CHECK(ncclRecv(b.out + at, piece * sizeof(value_t), ncclUint8, d, pool.comm(r), pool.stream(r)));
+    }
+    FASTSCAN_BENCH_NCCL_CHECK(ncclGroupEnd());
+  });
   pool.run([&](int r) { buffers[static_cast<std::size_t>(r)].release(); });
 }
 
@@ -367,11 +431,12 @@ void register_all(int devices) {
         ->Unit(benchmark::kMicrosecond);
   };
   for (auto const& [algo, label] : {std::pair{algorithm::exclusive_scan, "across_gpus_exclusive_scan"},
-                                    std::pair{algorithm::copy_if, "across_gpus_copy_if"}}) {
+                                    std::pair{algorithm::copy_if, "across_gpus_copy_if"},
+                                    std::pair{algorithm::sort, "across_gpus_sort"}}) {
     const algorithm a = algo;  // a lambda captures variables, not structured bindings (C++17)
     for (std::size_t n : sizes) {
       // copy_if reads n and writes about n / 2 elements.
-      const double bytes = (a == algorithm::exclusive_scan ? 2.0 : 1.5) * static_cast<double>(n) * sizeof(value_t);
+      const double bytes = (a == algorithm::copy_if ? 1.5 : 2.0) * static_cast<double>(n) * sizeof(value_t);
       const std::string tail = "/" + std::to_string(n);
       add(std::string(label) + "/uint32/one_gpu" + tail, bytes, 0.2, [=](benchmark::State& s) { one_gpu(s, a, 1, n); });
       for (int r : rank_counts)
@@ -380,6 +445,11 @@ void register_all(int devices) {
       if (devices > 1)
         add(std::string(label) + "/uint32/gather_" + std::to_string(devices) + "gpu_to_one" + tail, bytes, 0.2,
             [=](benchmark::State& s) { one_gpu(s, a, devices, n); });
+      if (a == algorithm::sort)
+        for (int r : rank_counts)
+          if (r > 1)
+            add(std::string(label) + "/uint32/nccl_all_to_all_" + std::to_string(r) + "gpu" + tail, bytes, 0.2,
+                [=](benchmark::State& s) { all_to_all(s, r, n); });
     }
   }
   for (int r : rank_counts) {
@@ -418,10 +488,11 @@ int main(int argc, char** argv) {
   using namespace fastscan_bench;
   if (printed_help(argc, argv,
                    "fastscan_nccl_bench [Google Benchmark flags]\n"
-                   "  exclusive_scan and copy_if of 2^28, 2^30 and 2^32 4-byte integers across 1, 2, 4 ... of this\n"
-                   "  host's GPUs (fastscan::matrix_nosync.on(stream).across(comm), one rank a GPU), against fastscan\n"
-                   "  on one GPU with the whole input and against copying every shard to GPU 0 first; and the\n"
-                   "  latency of a call on one element a rank beside NCCL's all-gather of its 16-byte record."))
+                   "  exclusive_scan, copy_if and sort of 2^28, 2^30 and 2^32 4-byte integers across 1, 2, 4 ... of\n"
+                   "  this host's GPUs (fastscan::matrix_nosync.on(stream).across(comm), one rank a GPU), against\n"
+                   "  fastscan on one GPU with the whole input and against copying every shard to GPU 0 first; NCCL's\n"
+                   "  all-to-all of the bytes a sort sends; and the latency of a call on one element a rank beside\n"
+                   "  NCCL's all-gather of its 16-byte record."))
     return 0;
   const int devices = usable_devices("fastscan_nccl_bench");
   if (devices == 0) return 1;
