@@ -256,6 +256,8 @@ void sort_across(distributed_policy<Local>& policy, KeysIt keys_first, KeysIt ke
   using key_t = thrust::detail::it_value_t<KeysIt>;
   constexpr bool descending = Order == radix_order::descending;
   constexpr bool with_values = !std::is_same_v<ValuesIt, keys_only*>;
+  static_assert(!with_values || exchangeable<thrust::detail::it_value_t<ValuesIt>>,
+                "a sort across(comm) sends its values as bytes: trivially copyable, default-constructible types");
   static_assert(Order != radix_order::none,
                 "fastscan sorts across(comm) radix-sortable keys (integers, float, double) in the default order, "
                 "thrust::less or thrust::greater");
