@@ -14,10 +14,9 @@
 
 #include <thrust/copy.h>
 #include <thrust/count.h>
-#include <thrust/sort.h>
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/sort.h>
 #include <thrust/tabulate.h>
 
 #include <algorithm>
