@@ -17,14 +17,7 @@ namespace fastscan::detail {
 template <class Local>
 void report_placement(distributed_policy<Local> const& policy, long long kept, const char* call) {
   const rank_layout layout = layout_of(policy, call);
-  const cudaStream_t stream = stream_of(policy);
-  record_buffer<long long> counts(policy, static_cast<std::size_t>(layout.ranks) + 1, call);
-  to_device(policy, kept, counts.get() + layout.ranks, call);
-  all_gather(policy, counts.get() + layout.ranks, counts.get(), call);
-  std::vector<long long> all(static_cast<std::size_t>(layout.ranks));
-  throw_if_failed(cudaMemcpyAsync(all.data(), counts.get(), all.size() * sizeof(long long), cudaMemcpyDeviceToHost, stream),
-                  policy, call, "copying the ranks' counts to the host");
-  throw_if_failed(cudaStreamSynchronize(stream), policy, call, "waiting for the exchange");
+  const std::vector<long long> all = gather_counts(policy, layout, kept, call);
   shard_placement placement;
   for (int k = 0; k < layout.ranks; ++k) {
     if (k < layout.rank) placement.offset += all[static_cast<std::size_t>(k)];

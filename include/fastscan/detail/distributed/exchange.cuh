@@ -80,6 +80,21 @@ void to_device(distributed_policy<Local> const& policy, T const& value, T* targe
                   "writing the shard's record");
 }
 
+// Every rank's count (`mine` from this rank), gathered in rank order to the host (waits for the stream).
+template <class Local>
+std::vector<long long> gather_counts(distributed_policy<Local> const& policy, rank_layout layout, long long mine,
+                                     const char* call) {
+  record_buffer<long long> counts(policy, static_cast<std::size_t>(layout.ranks) + 1, call);
+  to_device(policy, mine, counts.get() + layout.ranks, call);
+  all_gather(policy, counts.get() + layout.ranks, counts.get(), call);
+  std::vector<long long> all(static_cast<std::size_t>(layout.ranks));
+  throw_if_failed(cudaMemcpyAsync(all.data(), counts.get(), all.size() * sizeof(long long), cudaMemcpyDeviceToHost,
+                                  stream_of(policy)),
+                  policy, call, "copying the ranks' counts to the host");
+  throw_if_failed(cudaStreamSynchronize(stream_of(policy)), policy, call, "waiting for the exchange");
+  return all;
+}
+
 template <class T>
 struct carry {
   T value;

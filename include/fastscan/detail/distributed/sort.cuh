@@ -147,20 +147,6 @@ void exchange_runs(distributed_policy<Local> const& policy, rank_layout layout, 
                     policy, call, "copying the rank's own run");
 }
 
-// Every rank's shard size (one all-gather), to the host.
-template <class Local>
-std::vector<long long> shard_sizes(distributed_policy<Local> const& policy, rank_layout layout, long long n, const char* call) {
-  record_buffer<long long> sizes(policy, static_cast<std::size_t>(layout.ranks) + 1, call);
-  to_device(policy, n, sizes.get() + layout.ranks, call);
-  all_gather(policy, sizes.get() + layout.ranks, sizes.get(), call);
-  std::vector<long long> result(static_cast<std::size_t>(layout.ranks));
-  throw_if_failed(cudaMemcpyAsync(result.data(), sizes.get(), result.size() * sizeof(long long), cudaMemcpyDeviceToHost,
-                                  stream_of(policy)),
-                  policy, call, "copying the shard sizes to the host");
-  throw_if_failed(cudaStreamSynchronize(stream_of(policy)), policy, call, "waiting for the shard sizes");
-  return result;
-}
-
 // The cuts of every rank's sorted shard (cuts_of), found by the boundary searches.
 template <class Bits, class Local, class Key>
 std::vector<std::vector<long long>> find_cuts(distributed_policy<Local> const& policy, rank_layout layout,
@@ -276,12 +262,9 @@ void sort_across(distributed_policy<Local>& policy, KeysIt keys_first, KeysIt ke
     if constexpr (with_values) return thrust::raw_pointer_cast(&*values_first);
     else return static_cast<keys_only*>(nullptr);
   }();
-  if (layout.ranks == 1) {
-    if (n > 0) sort_locally(keys, values);
-    return;
-  }
   if (n > 0) sort_locally(keys, values);
-  const std::vector<long long> sizes = shard_sizes(policy, layout, n, call);
+  if (layout.ranks == 1) return;
+  const std::vector<long long> sizes = gather_counts(policy, layout, n, call);
   using bits = compared_bits<key_t, descending>;
   const auto cut = find_cuts<bits>(policy, layout, sizes, static_cast<key_t const*>(keys), n, call);
   const std::vector<long long> receive_at = runs_received(cut, static_cast<std::size_t>(layout.rank));
