@@ -2,7 +2,8 @@
 // tunings (8-byte tiles, 4-byte tiles staged in shared memory), thousands of back-to-back calls of
 // mixed sizes on four streams, sizes where the grid grows past what fits on the device at once (aligned,
 // misaligned, in place), large and small calls interleaved on one stream, calls from several host
-// threads (on their own streams and on one shared stream), calls after a failed call, scans captured
+// threads (on their own streams and on one shared stream), calls after a failed call, a call after a
+// kernel that lets its dependents start before it writes their input, scans captured
 // into a CUDA graph and replayed, and the tile-state tags running out. Every output element is checked.
 
 #include "common/policies.cuh"
@@ -430,6 +431,27 @@ TYPED_TEST(single_pass_test, CallAfterFailedCalls) {
   auto d_sums = poisoned_device_vector<int>(n);
   thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_in.begin(), d_in.end(), d_sums.begin());
   ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_sums)));
+}
+
+// The kernel before a call lets its dependents start early and writes the call's input late: the call's
+// kernels wait for it (fastscan launches them as programmatic dependents of the kernel before).
+TYPED_TEST(single_pass_test, WaitsForTheKernelBeforeIt) {
+  scoped_stream stream;
+  const std::size_t n = 37 * TypeParam::template tile<int> + 5;
+  const auto input = random_vector<int>(n, 9150);
+  const auto d_values = to_device(input);
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    auto d_in = poisoned_device_vector<int>(n);
+    auto d_out = poisoned_device_vector<int>(n);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    write_after_letting_dependents_start<<<8, 256, 0, stream.get()>>>(thrust::raw_pointer_cast(d_values.data()),
+                                                                      thrust::raw_pointer_cast(d_in.data()), n,
+                                                                      200000ll << round);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    thrust::inclusive_scan(TypeParam::blocking.on(stream.get()), d_in.begin(), d_in.end(), d_out.begin());
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
+  }
 }
 
 // A scan captured into a graph and replayed over new data each time (the capture path zeroes its own

@@ -42,6 +42,23 @@ class gpu_test : public ::testing::Test {
   void SetUp() override { FASTSCAN_REQUIRE_GPU(); }
 };
 
+// ---- a kernel before a fastscan call ----------------------------------------------------------
+
+// Lets the kernels after it on its stream start at once (programmatic dependent launch, sm_90 and later:
+// fastscan launches its kernels as such dependents), then, after delay_cycles, writes out[i] = values[i].
+// A fastscan kernel that read its input before this kernel ended would see the old contents.
+template <class T>
+__global__ void write_after_letting_dependents_start(T const* values, T* out, std::size_t n, long long delay_cycles) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+  const long long start = clock64();
+  while (clock64() - start < delay_cycles) {
+  }
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    out[i] = values[i];
+}
+
 // ---- user types and operators ----------------------------------------------------------------
 
 // x -> a*x + b over the integers mod 2^32. Composition is associative and not commutative.

@@ -100,11 +100,11 @@ cudaError_t count_digits(Plan const& plan, typename radix_key<Key, Descending>::
       cudaMemsetAsync(plan.counts, 0, std::size_t{passes} * radix_digits * sizeof(unsigned long long), stream));
   const unsigned histogram_blocks =
       grid_for(plan.n, offset_t{Tuning::histogram_threads} * Tuning::histogram_items_per_thread, 1024);
-  radix_histogram_kernel<Tuning, Key, Descending><<<histogram_blocks, Tuning::histogram_threads, 0, stream>>>(
-      keys, plan.n, plan.counts, plan.lookback[0], plan.lookback_words);
-  FASTSCAN_CUDA_TRY(cudaGetLastError());
-  radix_digit_starts_kernel<Tuning><<<passes, Tuning::threads, 0, stream>>>(plan.counts, plan.starts, plan.portions);
-  return cudaGetLastError();
+  FASTSCAN_CUDA_TRY(launch_kernel(radix_histogram_kernel<Tuning, Key, Descending>, histogram_blocks,
+                                  Tuning::histogram_threads, 0, stream, keys, plan.n, plan.counts, plan.lookback[0],
+                                  plan.lookback_words));
+  return launch_kernel(radix_digit_starts_kernel<Tuning>, passes, Tuning::threads, 0, stream, plan.counts, plan.starts,
+                       plan.portions);
 }
 
 // One pass: a launch per portion, keys (and values) from keys_in to keys_out; the launches alternate
@@ -116,8 +116,8 @@ cudaError_t run_pass(Plan const& plan, Kernel kernel, block_storage_launch const
   for (offset_t portion = 0; portion < plan.portions; ++portion) {
     const auto launch = plan.launch_of(pass, portion, keys_in, keys_out, values_in, values_out, lookback_index, prefetch);
     const unsigned tiles = static_cast<unsigned>((launch.items + Tuning::tile_items - 1) / Tuning::tile_items);
-    kernel<<<tiles, Tuning::threads, storage.dynamic_shared_bytes, stream>>>(launch, storage.place);
-    FASTSCAN_CUDA_TRY(cudaGetLastError());
+    FASTSCAN_CUDA_TRY(launch_kernel(kernel, tiles, Tuning::threads, storage.dynamic_shared_bytes, stream, launch,
+                                    storage.place));
     lookback_index = 1 - lookback_index;
   }
   return cudaSuccess;
@@ -146,9 +146,8 @@ cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaSt
   FASTSCAN_CUDA_TRY((count_digits<Tuning, Key, Descending>(plan, key_bits, stream)));
   const offset_t runs = (n + agent_radix_sort_fill<Key, Descending>::run - 1) / agent_radix_sort_fill<Key, Descending>::run;
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
-  radix_fill_kernel<Key, Descending><<<grid_for(runs, radix_fill_threads, 65536), radix_fill_threads, 0, stream>>>(
-      plan.starts, key_bits, n, aligned);
-  return cudaGetLastError();
+  return launch_kernel(radix_fill_kernel<Key, Descending>, grid_for(runs, radix_fill_threads, 65536), radix_fill_threads, 0,
+                       stream, plan.starts, key_bits, n, aligned);
 }
 
 // After an odd number of passes the sorted keys (and values) are in the plan's buffers: back to the caller's.

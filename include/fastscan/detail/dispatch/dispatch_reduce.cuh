@@ -25,6 +25,7 @@ struct has_block_reduce<BlockScan, T, Items, Op,
 
 template <class AccT, class Op>
 __global__ void combine_into_kernel(AccT* into, AccT const* last, Op op) {
+  follow_previous_grid();
   *into = static_cast<AccT>(op(*into, *last));
 }
 
@@ -56,9 +57,10 @@ cudaError_t dispatch_ordered_reduce(temp_arena& arena, InputIt input, offset_t n
     FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_scan<tuning, AccT>::temp_storage>(arena, reduce_kernel, full_tiles,
                                                                                            reduce_storage)));
     if (!arena.measuring()) {
-      reduce_kernel<<<static_cast<unsigned>(full_tiles), tuning::threads, reduce_storage.dynamic_shared_bytes, stream>>>(
-          input, totals, op, plain_tile_access(vector_access_possible<AccT, tuning::vector>(input)), reduce_storage.place);
-      FASTSCAN_CUDA_TRY(cudaGetLastError());
+      FASTSCAN_CUDA_TRY(launch_kernel(reduce_kernel, static_cast<unsigned>(full_tiles), tuning::threads,
+                                      reduce_storage.dynamic_shared_bytes, stream, input, totals, op,
+                                      plain_tile_access(vector_access_possible<AccT, tuning::vector>(input)),
+                                      reduce_storage.place));
     }
     FASTSCAN_CUDA_TRY((dispatch_ordered_reduce<Algorithm, AccT>(arena, static_cast<AccT const*>(totals), full_tiles, op,
                                                                 result, stream)));
@@ -66,8 +68,7 @@ cudaError_t dispatch_ordered_reduce(temp_arena& arena, InputIt input, offset_t n
     FASTSCAN_CUDA_TRY((dispatch_reduce_by_scan<Algorithm>(arena, input + full_tiles * tuning::tile_items, tail, op,
                                                           tail_total, stream)));
     if (arena.measuring()) return cudaSuccess;
-    combine_into_kernel<<<1, 1, 0, stream>>>(result, static_cast<AccT const*>(tail_total), op);
-    return cudaGetLastError();
+    return launch_kernel(combine_into_kernel<AccT, Op>, 1, 1, 0, stream, result, static_cast<AccT const*>(tail_total), op);
   }
 }
 

@@ -66,9 +66,9 @@ cudaError_t dispatch_reduce_by_key_with_counts(temp_arena& arena, KeysIt keys_in
   }
   using run_pair = counted_segment<acc_t, RunCount>;
   const auto launch = [&](tile_state<run_pair> const& state) {
-    kernel<<<static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream>>>(
-        keys_in, values_in, keys_out, values_out, n, pred, op, state, total, ticket, access, storage.place);
-    return cudaGetLastError();
+    return launch_kernel(kernel, static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream,
+                         keys_in, values_in, keys_out, values_out, n, pred, op, state, total, ticket, access,
+                         storage.place);
   };
   FASTSCAN_CUDA_TRY(with_tile_state<run_pair>(arena, tiles, stream, launch));
   if (arena.measuring()) return cudaSuccess;

@@ -73,10 +73,9 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
 
   if (num_tiles == 1) {
     if (arena.measuring()) return cudaSuccess;
-    scan_kernel<<<1, threads, scan_storage.dynamic_shared_bytes, stream>>>(
-        input, output, static_cast<AccT*>(nullptr), n, op, tile_prefixes<AccT>{nullptr, init},
-        static_cast<AccT*>(nullptr), scan_access, scan_storage.place);
-    return cudaGetLastError();
+    return launch_kernel(scan_kernel, 1, threads, scan_storage.dynamic_shared_bytes, stream, input, output,
+                         static_cast<AccT*>(nullptr), n, op, tile_prefixes<AccT>{nullptr, init},
+                         static_cast<AccT*>(nullptr), scan_access, scan_storage.place);
   }
 
   // Totals of every tile but the last, scanned in place by the recursion below.
@@ -88,31 +87,28 @@ cudaError_t dispatch_multi_pass(temp_arena& arena, InputIt input, OutputIt outpu
     block_storage_launch reduce_storage;
     FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, reduce_kernel, num_tiles - 1, reduce_storage));
     if (!arena.measuring()) {
-      reduce_kernel<<<grid - 1, threads, reduce_storage.dynamic_shared_bytes, stream>>>(input, totals, op, reduce_access,
-                                                                                       reduce_storage.place);
-      FASTSCAN_CUDA_TRY(cudaGetLastError());
+      FASTSCAN_CUDA_TRY(launch_kernel(reduce_kernel, grid - 1, threads, reduce_storage.dynamic_shared_bytes, stream, input,
+                                      totals, op, reduce_access, reduce_storage.place));
     }
     FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,
                                                                             init, stream)));
     if (arena.measuring()) return cudaSuccess;
-    scan_kernel<<<grid, threads, scan_storage.dynamic_shared_bytes, stream>>>(
-        input, output, static_cast<AccT*>(nullptr), n, op, prefixes, static_cast<AccT*>(nullptr), scan_access,
-        scan_storage.place);
-    return cudaGetLastError();
+    return launch_kernel(scan_kernel, grid, threads, scan_storage.dynamic_shared_bytes, stream, input, output,
+                         static_cast<AccT*>(nullptr), n, op, prefixes, static_cast<AccT*>(nullptr), scan_access,
+                         scan_storage.place);
   } else {
     AccT* local = output_as_accumulator_storage<AccT>(output);
     if (local == nullptr) local = arena.allocate<AccT>(static_cast<std::size_t>(n));
     if (!arena.measuring()) {
-      scan_kernel<<<grid, threads, scan_storage.dynamic_shared_bytes, stream>>>(
-          input, output, local, n, op, tile_prefixes<AccT>{nullptr, init}, totals, scan_access, scan_storage.place);
-      FASTSCAN_CUDA_TRY(cudaGetLastError());
+      FASTSCAN_CUDA_TRY(launch_kernel(scan_kernel, grid, threads, scan_storage.dynamic_shared_bytes, stream, input, output,
+                                      local, n, op, tile_prefixes<AccT>{nullptr, init}, totals, scan_access,
+                                      scan_storage.place));
     }
     FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, AccT>(arena, totals, totals, num_tiles - 1, op,
                                                                             init, stream)));
     if (arena.measuring()) return cudaSuccess;
-    propagate_kernel<tuning, Kind, AccT><<<grid - 1, threads, 0, stream>>>(static_cast<const AccT*>(local), output, n,
-                                                                           op, prefixes);
-    return cudaGetLastError();
+    return launch_kernel(propagate_kernel<tuning, Kind, AccT, OutputIt, Op>, grid - 1, threads, 0, stream,
+                         static_cast<const AccT*>(local), output, n, op, prefixes);
   }
 }
 

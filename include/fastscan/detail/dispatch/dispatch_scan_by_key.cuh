@@ -53,9 +53,8 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
   FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_single_pass_segmented_scan<tuning, AccT>::temp_storage>(
       arena, kernel, tiles, storage)));
   return with_tile_state<segmented_value<AccT>>(arena, tiles, stream, keeps_group_statuses(tuning::strategy), [&](auto const& state) {
-    kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(element, output, n, op, state, access,
-                                                                            storage.place);
-    return cudaGetLastError();
+    return launch_kernel(kernel, grid, tuning::threads, storage.dynamic_shared_bytes, stream, element, output, n, op, state,
+                         access, storage.place);
   });
 }
 
@@ -81,10 +80,8 @@ cudaError_t dispatch_segmented_scan(temp_arena& arena, Element const& element, O
   pair_t* totals = num_tiles > 1 ? arena.allocate<pair_t>(static_cast<std::size_t>(num_tiles - 1)) : nullptr;
   int* first_segment_lengths = arena.allocate<int>(static_cast<std::size_t>(num_tiles));
   if (!arena.measuring()) {
-    tiles_kernel<<<grid, threads, tiles_storage.dynamic_shared_bytes, stream>>>(element, output, n, op, totals,
-                                                                                first_segment_lengths,
-                                                                                tiles_storage.place);
-    FASTSCAN_CUDA_TRY(cudaGetLastError());
+    FASTSCAN_CUDA_TRY(launch_kernel(tiles_kernel, grid, threads, tiles_storage.dynamic_shared_bytes, stream, element,
+                                    output, n, op, totals, first_segment_lengths, tiles_storage.place));
   }
   if (num_tiles == 1) return cudaSuccess;
   FASTSCAN_CUDA_TRY((dispatch_scan<Algorithm, scan_kind::inclusive, pair_t>(
@@ -93,10 +90,9 @@ cudaError_t dispatch_segmented_scan(temp_arena& arena, Element const& element, O
   block_storage_launch fixup_storage;
   FASTSCAN_CUDA_TRY(plan_block_storage<block_storage_t>(arena, fixup_kernel, num_tiles - 1, fixup_storage));
   if (arena.measuring()) return cudaSuccess;
-  fixup_kernel<<<grid - 1, threads, fixup_storage.dynamic_shared_bytes, stream>>>(
-      element, output, op, static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths),
-      fixup_storage.place);
-  return cudaGetLastError();
+  return launch_kernel(fixup_kernel, grid - 1, threads, fixup_storage.dynamic_shared_bytes, stream, element, output, op,
+                       static_cast<const pair_t*>(totals), static_cast<const int*>(first_segment_lengths),
+                       fixup_storage.place);
 }
 
 // A scan by key of `n` elements on `stream` with the algorithm's segmented strategy: the dispatch both

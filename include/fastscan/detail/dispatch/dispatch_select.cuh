@@ -42,9 +42,8 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
   FASTSCAN_CUDA_TRY(
       (plan_block_storage<typename agent_select<tuning>::template temp_storage<T>>(arena, kernel, tiles, storage)));
   FASTSCAN_CUDA_TRY(with_tile_state<offset_t>(arena, tiles, stream, [&](tile_state<offset_t> const& state) {
-    kernel<<<static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream>>>(
-        input, selector, selected_out, rejected_out, n, state, total, ticket, access, storage.place);
-    return cudaGetLastError();
+    return launch_kernel(kernel, static_cast<unsigned>(tiles), tuning::threads, storage.dynamic_shared_bytes, stream, input,
+                         selector, selected_out, rejected_out, n, state, total, ticket, access, storage.place);
   }));
   if (arena.measuring()) return cudaSuccess;
   return wait_for_count_after_launch(arena, total, ticket, stream, selected);

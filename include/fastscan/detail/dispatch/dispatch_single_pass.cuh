@@ -40,9 +40,8 @@ cudaError_t dispatch_single_pass_tuned(temp_arena& arena, InputIt input, OutputI
                                              cudaSharedmemCarveoutMaxShared));
   }
   return with_tile_state<AccT>(arena, tiles, stream, keeps_group_statuses(tuning::strategy), [&](tile_state<AccT> const& state) {
-    kernel<<<grid, tuning::threads, storage.dynamic_shared_bytes, stream>>>(input, output, n, op, init, state,
-                                                                            access, storage.place);
-    return cudaGetLastError();
+    return launch_kernel(kernel, grid, tuning::threads, storage.dynamic_shared_bytes, stream, input, output, n, op, init,
+                         state, access, storage.place);
   });
 }
 

@@ -5,6 +5,7 @@
 // device-only), and takes the result to the host as the initial value of its local call. The fold's
 // order is fixed by the ranks alone, so a deterministic local policy stays deterministic across ranks.
 
+#include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/distributed/distributed_policy.cuh>
 #include <fastscan/detail/last_value_sink.cuh>
 

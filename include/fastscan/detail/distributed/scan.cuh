@@ -22,6 +22,7 @@ struct scan_record {
 // The carry into `rank`: init (if has_init), then every lower non-empty rank's total, in rank order.
 template <class T, class Op>
 __global__ void fold_scan_records(scan_record<T> const* records, int rank, Op op, T init, int has_init, carry<T>* result) {
+  follow_previous_grid();
   T value = init;
   int present = has_init;
   for (int k = 0; k < rank; ++k) {
@@ -48,8 +49,9 @@ carry<T> carry_into_rank(distributed_policy<Local> const& policy, InputIt first,
   reduce_in_order(local, first, last, op, &mine->total, call);
   to_device(policy, n, &mine->count, call);
   all_gather(policy, mine, records.get(), call);
-  fold_scan_records<<<1, 1, 0, stream>>>(records.get(), layout.rank, op, init ? *init : T{}, init ? 1 : 0, result.get());
-  throw_if_failed(cudaGetLastError(), policy, call, "folding the lower ranks' totals");
+  throw_if_failed(launch_kernel(fold_scan_records<T, Op>, 1, 1, 0, stream, records.get(), layout.rank, op, init ? *init : T{},
+                                init ? 1 : 0, result.get()),
+                  policy, call, "folding the lower ranks' totals");
   return to_host(policy, result.get(), call);
 }
 

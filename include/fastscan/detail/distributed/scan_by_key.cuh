@@ -42,6 +42,7 @@ struct head_at {
 template <class K, class V, class Pred, class Op>
 __global__ void fold_by_key_records(by_key_record<K, V> const* records, int rank, Pred pred, Op op, V init, int exclusive,
                                     carry<V>* result) {
+  follow_previous_grid();
   V value{};
   int present = 0;
   if (records[rank].count > 0) {
@@ -97,9 +98,9 @@ leading_segment<V> leading_segment_of(distributed_policy<Local> const& policy, K
   to_device(policy, n, &mine->count, call);
   to_device(policy, single_segment, &mine->single_segment, call);
   all_gather(policy, mine, records.get(), call);
-  fold_by_key_records<<<1, 1, 0, stream>>>(records.get(), layout.rank, pred, op, exclusive_init ? *exclusive_init : V{},
-                                           exclusive_init ? 1 : 0, result.get());
-  throw_if_failed(cudaGetLastError(), policy, call, "folding the lower ranks' trailing segments");
+  throw_if_failed(launch_kernel(fold_by_key_records<K, V, Pred, Op>, 1, 1, 0, stream, records.get(), layout.rank, pred, op,
+                                exclusive_init ? *exclusive_init : V{}, exclusive_init ? 1 : 0, result.get()),
+                  policy, call, "folding the lower ranks' trailing segments");
   lead.from_below = to_host(policy, result.get(), call);
   return lead;
 }

@@ -70,6 +70,7 @@ struct boundary_search {
 template <class Bits, class Key>
 __global__ void boundary_search_round(boundary_search<Bits>* searches, long long* counts, int boundaries, int bit,
                                       bool first_round, Key const* sorted, long long n, long long* below_and_through) {
+  follow_previous_grid();
   const int j = static_cast<int>(threadIdx.x);
   if (j >= boundaries) return;
   boundary_search<Bits> s = searches[j];
@@ -165,9 +166,9 @@ std::vector<std::vector<long long>> find_cuts(distributed_policy<Local> const& p
                   policy, call, "writing the boundary searches");
   for (int bit = static_cast<int>(sizeof(Key)) * 8 - 1; bit >= -1; --bit) {
     const bool first_round = bit == static_cast<int>(sizeof(Key)) * 8 - 1;
-    boundary_search_round<Bits><<<1, 32 * ((boundaries + 31) / 32), 0, stream>>>(d_searches.get(), counts.get(), boundaries, bit,
-                                                                                  first_round, sorted, n, mine);
-    throw_if_failed(cudaGetLastError(), policy, call, "searching the shard boundaries' keys");
+    throw_if_failed(launch_kernel(boundary_search_round<Bits, Key>, 1, 32 * ((boundaries + 31) / 32), 0, stream,
+                                  d_searches.get(), counts.get(), boundaries, bit, first_round, sorted, n, mine),
+                    policy, call, "searching the shard boundaries' keys");
     if (bit >= 0)
       throw_if_failed(ncclAllReduce(counts.get(), counts.get(), b, ncclInt64, ncclSum, policy.comm, stream), call,
                       "ncclAllReduce of the boundary searches' counts");

@@ -4,6 +4,7 @@
 // and gathers wide values by them.
 
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/kernels/grid_dependency.cuh>
 
 namespace fastscan::detail {
 
@@ -12,6 +13,7 @@ inline constexpr unsigned copy_threads = 256;
 // out[i] = in[i] for i < count, grid-stride.
 template <class InputIt, class OutputIt>
 __global__ void __launch_bounds__(copy_threads) copy_kernel(InputIt in, OutputIt out, offset_t count) {
+  follow_previous_grid();
   const offset_t stride = static_cast<offset_t>(gridDim.x) * blockDim.x;
   for (offset_t i = static_cast<offset_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) out[i] = in[i];
 }

@@ -6,6 +6,7 @@
 #include <fastscan/detail/agent/agent_radix_sort_histogram.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_onesweep.cuh>
 #include <fastscan/detail/kernels/block_storage.cuh>
+#include <fastscan/detail/kernels/grid_dependency.cuh>
 
 namespace fastscan::detail {
 
@@ -14,6 +15,7 @@ template <class Tuning, class Key, bool Descending>
 __global__ void __launch_bounds__(Tuning::histogram_threads)
     radix_histogram_kernel(typename radix_key<Key, Descending>::bits_t const* keys, offset_t n,
                            unsigned long long* counts, unsigned* first_lookback, offset_t lookback_words) {
+  follow_previous_grid();
   using agent = agent_radix_sort_histogram<Tuning, Key, Descending>;
   __shared__ typename agent::temp_storage storage;
   const offset_t stride = static_cast<offset_t>(gridDim.x) * Tuning::histogram_threads;
@@ -25,6 +27,7 @@ __global__ void __launch_bounds__(Tuning::histogram_threads)
 template <class Tuning>
 __global__ void __launch_bounds__(Tuning::threads)
     radix_digit_starts_kernel(unsigned long long const* counts, offset_t* starts, offset_t portions) {
+  follow_previous_grid();
   using agent = agent_radix_sort_digit_starts<Tuning>;
   __shared__ typename agent::temp_storage storage;
   agent::digit_starts(storage, counts, starts, portions);
@@ -33,6 +36,7 @@ __global__ void __launch_bounds__(Tuning::threads)
 template <class Tuning, class Key, bool Descending, class Value>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     radix_onesweep_kernel(radix_pass<typename radix_key<Key, Descending>::bits_t, Value> pass, block_storage_place place) {
+  follow_previous_grid();
   using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value>;
   agent::consume_tile(block_temp_storage<typename agent::temp_storage>(place), pass);
 }
@@ -42,6 +46,7 @@ inline constexpr int radix_fill_threads = 256;
 template <class Key, bool Descending>
 __global__ void __launch_bounds__(radix_fill_threads)
     radix_fill_kernel(offset_t const* starts, typename radix_key<Key, Descending>::bits_t* keys, offset_t n, bool aligned) {
+  follow_previous_grid();
   using agent = agent_radix_sort_fill<Key, Descending>;
   __shared__ typename agent::temp_storage storage;
   agent::template fill<radix_fill_threads>(storage, starts, keys, n, aligned);

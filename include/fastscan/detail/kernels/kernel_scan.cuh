@@ -3,6 +3,7 @@
 
 #include <fastscan/detail/agent/agent_scan.cuh>
 #include <fastscan/detail/kernels/block_storage.cuh>
+#include <fastscan/detail/kernels/grid_dependency.cuh>
 
 namespace fastscan::detail {
 
@@ -10,6 +11,7 @@ namespace fastscan::detail {
 template <class Tuning, class AccT, class InputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     reduce_tiles_kernel(InputIt input, AccT* tile_totals, Op op, tile_access access, block_storage_place place) {
+  follow_previous_grid();
   using agent = agent_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const AccT total = agent::reduce_tile(storage, input, blockIdx.x, op, access);
@@ -26,6 +28,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     scan_tiles_kernel(InputIt input, OutputIt output, AccT* intermediate, offset_t n, Op op,
                       tile_prefixes<AccT> prefixes, AccT* tile_totals, tile_access access,
                       block_storage_place place) {
+  follow_previous_grid();
   using agent = agent_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const offset_t tile = static_cast<offset_t>(gridDim.x) - 1 - blockIdx.x;
@@ -39,6 +42,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
 template <class Tuning, scan_kind Kind, class AccT, class OutputIt, class Op>
 __global__ void __launch_bounds__(Tuning::threads)
     propagate_kernel(const AccT* local, OutputIt output, offset_t n, Op op, tile_prefixes<AccT> prefixes) {
+  follow_previous_grid();
   using agent = agent_scan<Tuning, AccT>;
   const offset_t tile = static_cast<offset_t>(blockIdx.x) + 1;
   agent::template propagate_tile<Kind>(local, output, n, tile, op, prefixes.for_tile(tile).value);
@@ -57,6 +61,7 @@ template <class Tuning, scan_kind Kind, class AccT, class Element, class OutputI
 __global__ void __launch_bounds__(Tuning::threads)
     segmented_scan_tiles_kernel(Element element, OutputIt output, offset_t n, Op op, segmented_value<AccT>* tile_totals,
                                 int* first_segment_lengths, block_storage_place place) {
+  follow_previous_grid();
   using agent = agent_segmented_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const offset_t tile = blockIdx.x;
@@ -79,6 +84,7 @@ template <class Tuning, scan_kind Kind, class AccT, class Element, class OutputI
 __global__ void __launch_bounds__(Tuning::threads)
     segmented_fixup_kernel(Element element, OutputIt output, Op op, const segmented_value<AccT>* scanned_totals,
                            const int* first_segment_lengths, block_storage_place place) {
+  follow_previous_grid();
   using agent = agent_segmented_scan<Tuning, AccT>;
   auto& storage = block_temp_storage<typename agent::temp_storage>(place);
   const offset_t tile = static_cast<offset_t>(blockIdx.x) + 1;
