@@ -158,6 +158,15 @@ TYPED_TEST(sort_test, PortionsOfALargeInput) {
     expect_sorted_like_par(keys, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
     expect_sorted_by_key_like_par<std::uint32_t>(keys_with(n, 4700 + n, 300), TypeParam::blocking, thrust::greater<>{},
                                                  sort_call::stable_sort);
+    // One pass of 8-bit keys with values: the values travel, the keys are written from the digits' starts.
+    std::vector<std::uint8_t> bytes(n);
+    std::vector<std::int8_t> signed_bytes(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      bytes[i] = static_cast<std::uint8_t>(keys[i] >> 24);
+      signed_bytes[i] = static_cast<std::int8_t>(keys[i] >> 16);
+    }
+    expect_sorted_by_key_like_par<std::uint32_t>(bytes, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+    expect_sorted_by_key_like_par<std::uint64_t>(signed_bytes, TypeParam::nosync, thrust::greater<>{}, sort_call::stable_sort);
   }
 }
 

@@ -23,6 +23,9 @@
 // barrier consecutive threads take consecutive places to global memory (runs of one digit are
 // contiguous in the output), each place's output position computed once for its key and its value.
 //
+// With StoresKeys false the keys are ranked and placed but not written: a sort of a single pass writes
+// its keys from the digit counts instead (dispatch_radix_sort.cuh), as every key of a digit is the same.
+//
 // The look-back here is not the scans' (single_pass_lookback.cuh): a tile does 256 independent
 // look-backs, one per digit and thread, each over 32-bit words that hold a status and a count, as CUB
 // does. The words are cleared for each launch: every launch clears, spread over its blocks, the words
@@ -68,7 +71,7 @@ struct radix_pass {
   bool prefetch;                 // prefetch the launch-order guess's keys and values (tile_io.cuh)
 };
 
-template <class Tuning, class Key, bool Descending, class Value>
+template <class Tuning, class Key, bool Descending, class Value, bool StoresKeys = true>
 struct agent_radix_sort_onesweep {
   using key_t = radix_key<Key, Descending>;
   using bits_t = typename key_t::bits_t;
@@ -223,7 +226,7 @@ struct agent_radix_sort_onesweep {
       if (FullTile || place < valid) {
         const bits_t key = storage.work.sorted.keys[place];
         const offset_t target = storage.digit_base[key_t::digit_of_ordered(key, shift_pass)] + place;
-        pass.keys_out[target] = key_t::from_ordered(key);
+        if constexpr (StoresKeys) pass.keys_out[target] = key_t::from_ordered(key);
         if constexpr (has_values) pass.values_out[target] = storage.work.sorted.values[place];
       }
     }

@@ -133,6 +133,17 @@ struct radix_fill_plan {
   offset_t lookback_words = 0;
 };
 
+// Writes keys[0, n) of single-digit keys in order from their digits' starts (starts[d]: where digit d's
+// keys begin).
+template <class Key, bool Descending>
+cudaError_t fill_keys(offset_t const* starts, Key* keys, offset_t n, cudaStream_t stream) {
+  using bits_t = typename radix_key<Key, Descending>::bits_t;
+  const offset_t runs = (n + agent_radix_sort_fill<Key, Descending>::run - 1) / agent_radix_sort_fill<Key, Descending>::run;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
+  return launch_kernel(radix_fill_kernel<Key, Descending>, grid_for(runs, radix_fill_threads, 65536), radix_fill_threads, 0,
+                       stream, starts, reinterpret_cast<bits_t*>(keys), n, aligned);
+}
+
 // Keys of one digit alone: counted, their digits' starts placed, and keys[0, n) written from those.
 template <class Tuning, class Key, bool Descending>
 cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaStream_t stream) {
@@ -142,44 +153,33 @@ cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaSt
   plan.counts = arena.allocate<unsigned long long>(radix_digits);
   plan.starts = arena.allocate<offset_t>(radix_digits);
   if (arena.measuring()) return cudaSuccess;
-  bits_t* key_bits = reinterpret_cast<bits_t*>(keys);
-  FASTSCAN_CUDA_TRY((count_digits<Tuning, Key, Descending>(plan, key_bits, stream)));
-  const offset_t runs = (n + agent_radix_sort_fill<Key, Descending>::run - 1) / agent_radix_sort_fill<Key, Descending>::run;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
-  return launch_kernel(radix_fill_kernel<Key, Descending>, grid_for(runs, radix_fill_threads, 65536), radix_fill_threads, 0,
-                       stream, plan.starts, key_bits, n, aligned);
-}
-
-// After an odd number of passes the sorted keys (and values) are in the plan's buffers: back to the caller's.
-template <class Plan, class Key, class Value>
-cudaError_t copy_back(Plan const& plan, Key* keys, Value* values, cudaStream_t stream) {
-  FASTSCAN_CUDA_TRY(cudaMemcpyAsync(keys, plan.other_keys, static_cast<std::size_t>(plan.n) * sizeof(Key),
-                                    cudaMemcpyDeviceToDevice, stream));
-  if constexpr (Plan::has_values) {
-    FASTSCAN_CUDA_TRY(cudaMemcpyAsync(values, plan.other_values, static_cast<std::size_t>(plan.n) * sizeof(Value),
-                                      cudaMemcpyDeviceToDevice, stream));
-  }
-  return cudaSuccess;
+  FASTSCAN_CUDA_TRY((count_digits<Tuning, Key, Descending>(plan, reinterpret_cast<bits_t*>(keys), stream)));
+  return fill_keys<Key, Descending>(plan.starts, keys, n, stream);
 }
 
 // Sorts keys[0, n) (and values[0, n) with them, unless Value is keys_only), stably, by the order of
 // radix_key<Key, Descending>: one onesweep launch per pass and portion, the keys going back and forth
-// between the caller's buffer and the plan's; an odd number of passes ends with a copy back. Values
-// here ride along (rides_along<Value>).
+// between the caller's buffer and the plan's. Values here ride along (rides_along<Value>). A single pass
+// (8-bit keys with values) moves the values alone into the plan's buffer and back, and writes the keys
+// from the digits' starts: every key of a digit is the same, so the keys need not travel (keys alone of
+// one digit are filled without a pass: dispatch_radix_fill).
 template <class Algorithm, class Key, bool Descending, class Value>
 cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
   using tuning = radix_sort_tuning<Algorithm, Key, Value>;
   using bits_t = typename radix_key<Key, Descending>::bits_t;
   constexpr int passes = radix_key<Key, Descending>::passes;
   constexpr bool has_values = !std::is_same_v<Value, keys_only>;
+  constexpr bool keys_filled = passes == 1;
+  static_assert(passes % 2 == 0 || (keys_filled && has_values), "an odd number of passes ends in the plan's buffers");
   if (n <= 1) return cudaSuccess;
 
   radix_sort_plan<tuning, bits_t, Value> plan;
   plan.plan(arena, passes, n);
-  const auto onesweep_kernel = radix_onesweep_kernel<tuning, Key, Descending, Value>;
+  const auto onesweep_kernel = radix_onesweep_kernel<tuning, Key, Descending, Value, !keys_filled>;
   block_storage_launch storage;
-  FASTSCAN_CUDA_TRY((plan_block_storage<typename agent_radix_sort_onesweep<tuning, Key, Descending, Value>::temp_storage>(
-      arena, onesweep_kernel, plan.launch_tiles, storage)));
+  FASTSCAN_CUDA_TRY(
+      (plan_block_storage<typename agent_radix_sort_onesweep<tuning, Key, Descending, Value, !keys_filled>::temp_storage>(
+          arena, onesweep_kernel, plan.launch_tiles, storage)));
   if (arena.measuring()) return cudaSuccess;
 
   bits_t* key_bits = reinterpret_cast<bits_t*>(keys);
@@ -200,7 +200,12 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
     std::swap(keys_in, keys_out);
     std::swap(values_in, values_out);
   }
-  if constexpr (passes % 2 == 1) return copy_back(plan, keys, values, stream);
+  if constexpr (keys_filled) {
+    // The starts of pass 0's first portion are where each digit starts in the whole output.
+    FASTSCAN_CUDA_TRY((fill_keys<Key, Descending>(plan.starts, keys, n, stream)));
+    return cudaMemcpyAsync(values, plan.other_values, static_cast<std::size_t>(n) * sizeof(Value),
+                           cudaMemcpyDeviceToDevice, stream);
+  }
   return cudaSuccess;
 }
 

@@ -33,11 +33,11 @@ __global__ void __launch_bounds__(Tuning::threads)
   agent::digit_starts(storage, counts, starts, portions);
 }
 
-template <class Tuning, class Key, bool Descending, class Value>
+template <class Tuning, class Key, bool Descending, class Value, bool StoresKeys = true>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     radix_onesweep_kernel(radix_pass<typename radix_key<Key, Descending>::bits_t, Value> pass, block_storage_place place) {
   follow_previous_grid();
-  using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value>;
+  using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value, StoresKeys>;
   agent::consume_tile(block_temp_storage<typename agent::temp_storage>(place), pass);
 }
 
