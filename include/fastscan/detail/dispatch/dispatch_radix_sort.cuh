@@ -47,7 +47,8 @@ struct radix_sort_plan {
   offset_t launch_items = 0;  // the most items a launch sorts
   offset_t launch_tiles = 0;
   offset_t lookback_words = 0;
-  Bits* other_keys = nullptr;  // the second buffer keys and values go back and forth with
+  Bits* other_keys = nullptr;  // the second buffer keys and values go back and forth with (keys: only
+                               // with more than one pass; a single pass writes its keys from the counts)
   Value* other_values = nullptr;
   unsigned long long* counts = nullptr;  // every pass's digit counts
   offset_t* starts = nullptr;            // every pass's and portion's digit starts
@@ -62,7 +63,7 @@ struct radix_sort_plan {
     launch_items = n < portion_items ? n : portion_items;
     launch_tiles = (launch_items + Tuning::tile_items - 1) / Tuning::tile_items;
     lookback_words = 1 + launch_tiles * radix_digits;
-    other_keys = arena.allocate<Bits>(static_cast<std::size_t>(n));
+    other_keys = passes > 1 ? arena.allocate<Bits>(static_cast<std::size_t>(n)) : nullptr;
     other_values = has_values ? arena.allocate<Value>(static_cast<std::size_t>(n)) : nullptr;
     counts = arena.allocate<unsigned long long>(static_cast<std::size_t>(passes) * radix_digits);
     starts = arena.allocate<offset_t>(static_cast<std::size_t>(passes * portions * radix_digits));
