@@ -119,7 +119,25 @@ TEST_F(block_test, MatrixScan) {
   check_every_scan<matrix<int, 96, 9>, 96, 9, 1, int>();
   check_every_scan<matrix<int, 64, 8, false, column_scan::sequential>, 64, 8, 1, int>();  // the paper's ablations
   check_every_scan<matrix<affine, 128, 16, true, column_scan::warp_matrix, 2>, 128, 16, 2, affine>();
+  check_every_scan<matrix<affine, 96, 12, true, column_scan::warp_matrix, 2>, 96, 12, 2, affine>();  // 6 vectors a row
+  check_every_scan<matrix<affine, 64, 14, true, column_scan::warp_matrix, 2>, 64, 14, 2, affine>();  // 7 vectors a row
   check_every_scan<matrix<affine, 32, 1>, 32, 1, 1, affine>();
+}
+
+// Rows of 16-byte vectors are padded to an odd number of vectors, so that eight threads reading eight
+// consecutive rows meet eight different bank groups (an even number puts every row in the same place
+// modulo 128 bytes when the rows are 128 bytes long).
+TEST(matrix_layout_test, VectorRowsSpanAnOddNumberOfVectors) {
+  using fastscan::detail::matrix_layout;
+  const auto vectors_a_row = [](int stride, int vector) { return stride / vector; };
+  EXPECT_EQ((matrix_layout<int, 128, 32, true>::row_stride), 36);  // 8 vectors + 1
+  EXPECT_EQ((matrix_layout<double, 96, 12, true>::row_stride), 14);  // 6 vectors + 1
+  EXPECT_EQ((matrix_layout<double, 64, 14, true>::row_stride), 18);  // 7 vectors + 2
+  EXPECT_EQ((matrix_layout<double, 64, 16, true>::row_stride), 18);  // 8 vectors + 1
+  EXPECT_EQ((matrix_layout<float, 64, 28, true>::row_stride), 36);  // 7 vectors + 2
+  EXPECT_EQ(vectors_a_row(matrix_layout<short, 64, 24, true>::row_stride, 8) % 2, 1);
+  EXPECT_EQ((matrix_layout<int, 96, 9, true>::row_stride), 9);  // scalar rows: an odd number of words
+  EXPECT_EQ((matrix_layout<int, 64, 8, false>::row_stride), 8);  // unpadded (the paper's ablation)
 }
 
 TEST_F(block_test, BlellochScan) {
@@ -232,6 +250,8 @@ TEST_F(block_test, SegmentedMatrixScan) {
   check_every_segmented_scan<int, 128, 32, 4>();
   check_every_segmented_scan<int, 96, 9, 1>();
   check_every_segmented_scan<affine, 128, 16, 2>();
+  check_every_segmented_scan<affine, 96, 12, 2>();  // scans by key of 8-byte values: 6 vectors a row
+  check_every_segmented_scan<affine, 64, 14, 2>();  // 7 vectors a row
 }
 
 // ---- radix rank ----------------------------------------------------------------------------------

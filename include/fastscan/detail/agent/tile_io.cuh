@@ -387,7 +387,7 @@ struct tile_io {
       const uint4 raw = *reinterpret_cast<const uint4*>(vector_slot(chunk));
       uint4* address = reinterpret_cast<uint4*>(output + tile_base + static_cast<offset_t>(chunk) * Vector);
       if constexpr (Streaming) __stcs(address, raw);
-      else *address = raw;
+      else __stwb(address, raw);
     }
   }
 
@@ -561,7 +561,9 @@ struct tile_io {
   }
 
   // chunk[0, Vector) to Vector consecutive elements at `address`, aligned to chunk_alignment: one access
-  // per chunk word (Streaming: evict-first).
+  // per chunk word (Streaming: evict-first). Stores go through the cache-operator intrinsics (st.global.wb
+  // is the default store): a plain store of a word assembled from 8-byte elements was split by the
+  // compiler into two 8-byte stores, half a sector a lane.
   template <bool Streaming, class T>
   __device__ static void store_chunk(T* address, T const* chunk) {
     using word = chunk_word<T, Vector>;
@@ -571,7 +573,7 @@ struct tile_io {
 #pragma unroll
     for (int w = 0; w < chunk_words<T, Vector>; ++w) {
       if constexpr (Streaming) __stcs(words + w, raw[w]);
-      else words[w] = raw[w];
+      else __stwb(words + w, raw[w]);
     }
   }
 

@@ -6,8 +6,9 @@
 //
 // The padding depends on how rows are accessed:
 //   vector rows (a row is whole 16-byte vectors): a row is read and written as 16-byte vectors and
-//     padded by one vector. A warp's 16-byte accesses are served eight threads at a time, and eight
-//     consecutive rows then start 16 bytes apart modulo 128: no conflict. The striped 16-byte
+//     padded to an odd number of vectors (one or two more). A warp's 16-byte accesses are served eight
+//     threads at a time, and eight consecutive rows then start at eight different 16-byte offsets
+//     modulo 128: no conflict. The striped 16-byte
 //     vectors the tile loads deliver go in and out as whole vectors too (with rows of eight vectors,
 //     the tuned shape, a quarter warp's eight vectors fill one row: no conflict either);
 //   scalar rows: padded to an odd number of 4-byte words, coprime with the 32 banks (the paper's
@@ -26,7 +27,9 @@ struct matrix_layout {
   static constexpr int row_items = RowItems;
   static constexpr int vector = elements_per_vector<T>();
   static constexpr bool vector_rows = PadRows && vector > 1 && RowItems % vector == 0;
-  static constexpr int row_stride = vector_rows ? RowItems + vector : PadRows ? (RowItems | 1) : RowItems;
+  static constexpr int row_stride = vector_rows ? ((RowItems / vector + 1) | 1) * vector
+                                    : PadRows   ? (RowItems | 1)
+                                                : RowItems;
   static constexpr int elements = Rows * row_stride;
 
   struct alignas(16) storage {
