@@ -385,9 +385,7 @@ struct tile_io {
     for (int j = 0; j < ItemsPerThread / Vector; ++j) {
       const int chunk = j * Threads + static_cast<int>(threadIdx.x);
       const uint4 raw = *reinterpret_cast<const uint4*>(vector_slot(chunk));
-      uint4* address = reinterpret_cast<uint4*>(output + tile_base + static_cast<offset_t>(chunk) * Vector);
-      if constexpr (Streaming) __stcs(address, raw);
-      else __stwb(address, raw);
+      store_word<Streaming>(reinterpret_cast<uint4*>(output + tile_base + static_cast<offset_t>(chunk) * Vector), raw);
     }
   }
 
@@ -560,10 +558,17 @@ struct tile_io {
     }
   }
 
-  // chunk[0, Vector) to Vector consecutive elements at `address`, aligned to chunk_alignment: one access
-  // per chunk word (Streaming: evict-first). Stores go through the cache-operator intrinsics (st.global.wb
+  // One word to global memory (Streaming: evict-first), through the cache-operator intrinsics (st.global.wb
   // is the default store): a plain store of a word assembled from 8-byte elements was split by the
   // compiler into two 8-byte stores, half a sector a lane.
+  template <bool Streaming, class Word>
+  __device__ static void store_word(Word* address, Word const& value) {
+    if constexpr (Streaming) __stcs(address, value);
+    else __stwb(address, value);
+  }
+
+  // chunk[0, Vector) to Vector consecutive elements at `address`, aligned to chunk_alignment: one access
+  // per chunk word.
   template <bool Streaming, class T>
   __device__ static void store_chunk(T* address, T const* chunk) {
     using word = chunk_word<T, Vector>;
@@ -571,10 +576,7 @@ struct tile_io {
     std::memcpy(raw, chunk, sizeof(raw));
     word* words = reinterpret_cast<word*>(address);
 #pragma unroll
-    for (int w = 0; w < chunk_words<T, Vector>; ++w) {
-      if constexpr (Streaming) __stcs(words + w, raw[w]);
-      else __stwb(words + w, raw[w]);
-    }
+    for (int w = 0; w < chunk_words<T, Vector>; ++w) store_word<Streaming>(words + w, raw[w]);
   }
 
   template <bool Streaming, class OutputIt, class T>
