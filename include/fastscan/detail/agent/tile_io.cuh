@@ -546,11 +546,22 @@ struct tile_io {
 
   // Chunk j of this thread from a tile-sized array in shared memory, at its place in the tile: one
   // access per chunk word, so a warp's accesses are consecutive (no bank conflicts); element by element
-  // where the chunk is no movable size. `tile` is aligned to chunk_alignment.
+  // where the chunk is no movable size. `tile` is aligned to chunk_alignment. Chunks of two 16-byte
+  // words: eight lanes' chunks span 256 bytes, so reading every chunk's first word together would meet
+  // each bank twice; lanes 4-7 of every eight read their second word first.
   template <class T>
   __device__ static void load_chunk_from_shared(T const* tile, int j, T (&items)[Vector]) {
     T const* chunk = tile + (j * Threads + static_cast<int>(threadIdx.x)) * Vector;
-    if constexpr (chunk_movable<T, Vector>) {
+    if constexpr (chunk_movable<T, Vector> && chunk_bytes<T, Vector> == 32) {
+      const uint4* words = reinterpret_cast<const uint4*>(chunk);
+      const bool second_first = (threadIdx.x >> 2) & 1u;
+      const uint4 read_first = words[second_first ? 1 : 0];
+      const uint4 read_second = words[second_first ? 0 : 1];
+      uint4 raw[2];
+      raw[0] = second_first ? read_second : read_first;
+      raw[1] = second_first ? read_first : read_second;
+      std::memcpy(items, raw, sizeof(raw));
+    } else if constexpr (chunk_movable<T, Vector>) {
       load_chunk<false>(chunk, items);
     } else {
 #pragma unroll

@@ -19,6 +19,7 @@
 #include <fastscan/detail/uninitialized.cuh>
 
 #include <cstring>
+#include <type_traits>
 
 namespace fastscan::detail {
 
@@ -31,6 +32,9 @@ struct matrix_layout {
                                     : PadRows   ? (RowItems | 1)
                                                 : RowItems;
   static constexpr int elements = Rows * row_stride;
+  // 16-byte elements move as one 16-byte access each: copied member by member (an 8-byte and a 4-byte
+  // access for a (double, count) pair) they meet the same banks several times a warp.
+  static constexpr bool whole_word_elements = sizeof(T) == 16 && std::is_trivially_copyable_v<T>;
 
   struct alignas(16) storage {
     uninitialized_array<T, elements> slots;
@@ -56,7 +60,22 @@ struct matrix_layout {
       for (int v = 0; v < RowItems / vector; ++v) load_vector(first + v * vector, &items[v * vector]);
     } else {
 #pragma unroll
-      for (int i = 0; i < RowItems; ++i) items[i] = first[i];
+      for (int i = 0; i < RowItems; ++i) items[i] = get(first[i]);
+    }
+  }
+
+  // One element between the matrix and a register.
+  __device__ static void put(T& slot, T const& value) {
+    if constexpr (whole_word_elements) store_vector(&slot, &value);
+    else construct_in(slot, value);
+  }
+  __device__ static T get(T const& slot) {
+    if constexpr (whole_word_elements) {
+      uninitialized<T> value;
+      load_vector(&slot, &value.get());
+      return value.get();
+    } else {
+      return slot;
     }
   }
 
@@ -74,7 +93,7 @@ struct matrix_layout {
     } else {
 #pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k)
-        construct_in(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))], items[k]);
+        put(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))], items[k]);
     }
   }
 
@@ -87,7 +106,7 @@ struct matrix_layout {
     } else {
 #pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k)
-        items[k] = m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))];
+        items[k] = get(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))]);
     }
   }
 
@@ -98,7 +117,7 @@ struct matrix_layout {
       for (int v = 0; v < RowItems / vector; ++v) store_vector(first + v * vector, &items[v * vector]);
     } else {
 #pragma unroll
-      for (int i = 0; i < RowItems; ++i) construct_in(first[i], items[i]);
+      for (int i = 0; i < RowItems; ++i) put(first[i], items[i]);
     }
   }
 };
