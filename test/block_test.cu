@@ -96,6 +96,7 @@ void check_scan(Op op, std::optional<T> carry, std::uint64_t seed) {
 template <class T>
 auto operator_for() {
   if constexpr (std::is_same_v<T, affine>) return compose_affine{};
+  else if constexpr (std::is_same_v<T, affine64>) return compose_affine64{};
   else return ::cuda::std::plus<T>{};
 }
 
@@ -122,11 +123,25 @@ TEST_F(block_test, MatrixScan) {
   check_every_scan<matrix<affine, 96, 12, true, column_scan::warp_matrix, 2>, 96, 12, 2, affine>();  // 6 vectors a row
   check_every_scan<matrix<affine, 64, 14, true, column_scan::warp_matrix, 2>, 64, 14, 2, affine>();  // 7 vectors a row
   check_every_scan<matrix<affine, 32, 1>, 32, 1, 1, affine>();
+  // 16-byte elements, each moved through the matrix as one 16-byte access
+  check_every_scan<matrix<affine64, 128, 8>, 128, 8, 1, affine64>();
+  check_every_scan<matrix<affine64, 96, 7>, 96, 7, 1, affine64>();
 }
 
 // Rows of 16-byte vectors are padded to an odd number of vectors, so that eight threads reading eight
 // consecutive rows meet eight different bank groups (an even number puts every row in the same place
 // modulo 128 bytes when the rows are 128 bytes long).
+// Trivially copyable 16-byte elements (the block tests' affine64 and the (value, head) pairs of 8-byte
+// values) go through the matrix as single 16-byte accesses; narrower ones keep the vector rows.
+TEST(matrix_layout_test, SixteenByteElementsMoveWhole) {
+  using fastscan::detail::matrix_layout;
+  using fastscan::detail::segmented_value;
+  EXPECT_TRUE((matrix_layout<affine64, 128, 8, true>::whole_word_elements));
+  EXPECT_TRUE((matrix_layout<segmented_value<std::uint64_t>, 128, 8, true>::whole_word_elements));
+  EXPECT_FALSE((matrix_layout<affine, 128, 16, true>::whole_word_elements));
+  EXPECT_FALSE((matrix_layout<affine3, 128, 4, true>::whole_word_elements));
+}
+
 TEST(matrix_layout_test, VectorRowsSpanAnOddNumberOfVectors) {
   using fastscan::detail::matrix_layout;
   const auto vectors_a_row = [](int stride, int vector) { return stride / vector; };
@@ -252,6 +267,7 @@ TEST_F(block_test, SegmentedMatrixScan) {
   check_every_segmented_scan<affine, 128, 16, 2>();
   check_every_segmented_scan<affine, 96, 12, 2>();  // scans by key of 8-byte values: 6 vectors a row
   check_every_segmented_scan<affine, 64, 14, 2>();  // 7 vectors a row
+  check_every_segmented_scan<std::uint64_t, 128, 8, 1>();  // (value, head) pairs of 16 bytes: whole accesses
 }
 
 // ---- radix rank ----------------------------------------------------------------------------------

@@ -74,6 +74,20 @@ struct compose_affine {
   }
 };
 
+// x -> a*x + b over the integers mod 2^64: a 16-byte user type (one whole 16-byte vector) with a
+// non-commutative op.
+struct affine64 {
+  std::uint64_t a, b;
+  friend __host__ __device__ bool operator==(affine64 const& l, affine64 const& r) { return l.a == r.a && l.b == r.b; }
+};
+static_assert(sizeof(affine64) == 16);
+
+struct compose_affine64 {
+  __host__ __device__ affine64 operator()(affine64 const& first, affine64 const& second) const {
+    return affine64{second.a * first.a, second.a * first.b + second.b};
+  }
+};
+
 // x -> M x + t in 3-D over the integers mod 2^32: a 48-byte user type with a non-commutative op.
 struct affine3 {
   std::uint32_t m[9];
@@ -106,6 +120,7 @@ struct compose_affine3 {
 };
 
 inline std::ostream& operator<<(std::ostream& os, affine const& f) { return os << "{" << f.a << "," << f.b << "}"; }
+inline std::ostream& operator<<(std::ostream& os, affine64 const& f) { return os << "{" << f.a << "," << f.b << "}"; }
 inline std::ostream& operator<<(std::ostream& os, affine3 const& f) {
   os << "{m=";
   for (auto v : f.m) os << v << " ";
@@ -132,6 +147,8 @@ T random_value(std::uint64_t bits) {
     return static_cast<T>(static_cast<double>(bits >> 11) * 0x1.0p-53 * 2.0 - 1.0);
   } else if constexpr (std::is_same_v<T, affine>) {
     return affine{static_cast<std::uint32_t>(bits) | 1u, static_cast<std::uint32_t>(bits >> 32)};
+  } else if constexpr (std::is_same_v<T, affine64>) {
+    return affine64{bits | 1u, splitmix64(bits)};
   } else if constexpr (std::is_same_v<T, affine3>) {
     affine3 f;
     std::uint64_t x = bits;
