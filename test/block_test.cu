@@ -128,9 +128,6 @@ TEST_F(block_test, MatrixScan) {
   check_every_scan<matrix<affine64, 96, 7>, 96, 7, 1, affine64>();
 }
 
-// Rows of 16-byte vectors are padded to an odd number of vectors, so that eight threads reading eight
-// consecutive rows meet eight different bank groups (an even number puts every row in the same place
-// modulo 128 bytes when the rows are 128 bytes long).
 // Trivially copyable 16-byte elements (the block tests' affine64 and the (value, head) pairs of 8-byte
 // values) go through the matrix as single 16-byte accesses; narrower ones keep the vector rows.
 TEST(matrix_layout_test, SixteenByteElementsMoveWhole) {
@@ -142,6 +139,9 @@ TEST(matrix_layout_test, SixteenByteElementsMoveWhole) {
   EXPECT_FALSE((matrix_layout<affine3, 128, 4, true>::whole_word_elements));
 }
 
+// Rows of 16-byte vectors are padded to an odd number of vectors, so that eight threads reading eight
+// consecutive rows meet eight different bank groups (an even number puts every row in the same place
+// modulo 128 bytes when the rows are 128 bytes long).
 TEST(matrix_layout_test, VectorRowsSpanAnOddNumberOfVectors) {
   using fastscan::detail::matrix_layout;
   const auto vectors_a_row = [](int stride, int vector) { return stride / vector; };
