@@ -126,17 +126,59 @@ TEST_F(block_test, MatrixScan) {
   // 16-byte elements, each moved through the matrix as one 16-byte access
   check_every_scan<matrix<affine64, 128, 8>, 128, 8, 1, affine64>();
   check_every_scan<matrix<affine64, 96, 7>, 96, 7, 1, affine64>();
+  // columns of 2, 4 and 8 entries a lane, rotated
+  check_every_scan<matrix<affine64, 64, 8>, 64, 8, 1, affine64>();
+  check_every_scan<matrix<affine64, 256, 4>, 256, 4, 1, affine64>();
+  check_every_scan<matrix<int, 256, 8>, 256, 8, 1, int>();
 }
 
 // Trivially copyable 16-byte elements (the block tests' affine64 and the (value, head) pairs of 8-byte
 // values) go through the matrix as single 16-byte accesses; narrower ones keep the vector rows.
 TEST(matrix_layout_test, SixteenByteElementsMoveWhole) {
-  using fastscan::detail::matrix_layout;
   using fastscan::detail::segmented_value;
-  EXPECT_TRUE((matrix_layout<affine64, 128, 8, true>::whole_word_elements));
-  EXPECT_TRUE((matrix_layout<segmented_value<std::uint64_t>, 128, 8, true>::whole_word_elements));
-  EXPECT_FALSE((matrix_layout<affine, 128, 16, true>::whole_word_elements));
-  EXPECT_FALSE((matrix_layout<affine3, 128, 4, true>::whole_word_elements));
+  using fastscan::detail::whole_word_element;
+  EXPECT_TRUE(whole_word_element<affine64>);
+  EXPECT_TRUE(whole_word_element<segmented_value<std::uint64_t>>);
+  EXPECT_FALSE(whole_word_element<affine>);
+  EXPECT_FALSE(whole_word_element<affine3>);
+}
+
+// The column of row totals: every entry has its own slot, within the 128 bytes of its entry, and the
+// lanes of one shared-memory access (128 bytes of entries), reading the j-th entries of their runs
+// together, meet each bank once.
+template <class T, int Rows>
+void check_column_slots() {
+  using column = fastscan::detail::matrix_column<T, Rows, column_scan::warp_matrix>;
+  constexpr int per_128_bytes = 128 / static_cast<int>(sizeof(T));
+  std::vector<int> owner(Rows, -1);
+  for (int e = 0; e < Rows; ++e) {
+    const int at = column::slot(e);
+    ASSERT_TRUE(at >= 0 && at < Rows) << "entry " << e;
+    EXPECT_EQ(owner[at], -1) << "entries " << owner[at] << " and " << e << " share slot " << at;
+    owner[at] = e;
+    EXPECT_EQ(at / per_128_bytes, e / per_128_bytes) << "entry " << e << " left its 128 bytes";
+  }
+  for (int j = 0; j < column::run; ++j) {
+    for (int first = 0; first < 32; first += per_128_bytes) {  // one access: up to 128 bytes of lanes
+      std::vector<bool> bank_group(per_128_bytes, false);
+      for (int lane = first; lane < first + per_128_bytes && lane < 32; ++lane) {
+        const int group = column::slot(lane * column::run + j) % per_128_bytes;
+        EXPECT_FALSE(bank_group[group]) << "lane " << lane << ", entry " << j << " of its run";
+        bank_group[group] = true;
+      }
+    }
+  }
+}
+
+TEST(matrix_column_test, LanesReadingTogetherMeetEachBankOnce) {
+  check_column_slots<int, 64>();
+  check_column_slots<int, 128>();
+  check_column_slots<int, 256>();
+  check_column_slots<double, 128>();
+  check_column_slots<double, 256>();
+  check_column_slots<affine64, 64>();
+  check_column_slots<affine64, 128>();
+  check_column_slots<affine64, 256>();
 }
 
 // Rows of 16-byte vectors are padded to an odd number of vectors, so that eight threads reading eight

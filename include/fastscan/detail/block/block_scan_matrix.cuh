@@ -33,8 +33,25 @@ class matrix_column {
   static constexpr int run = Rows / lanes;  // column entries per lane
   static_assert(Rows % lanes == 0, "rows must split evenly over the column's lanes");
 
+  // Where entry e lives. A run of a power of two entries a lane puts the lanes that read their j-th
+  // entries together the same distance apart in the banks; each lane's run is rotated by the lane's
+  // place among the lanes sharing 128 bytes, so those lanes meet every bank once, while consecutive
+  // entries (the row threads' totals and prefixes) stay within their 128 bytes.
+  static constexpr int entries_in_128_bytes =
+      sizeof(T) <= 16 && 128 % sizeof(T) == 0 ? 128 / static_cast<int>(sizeof(T)) : 0;
+  static constexpr bool rotated_runs =
+      lanes > 1 && run > 1 && (run & (run - 1)) == 0 && entries_in_128_bytes >= run;
+  __host__ __device__ static constexpr int slot(int entry) {
+    if constexpr (rotated_runs) {
+      const int lane = entry / run;
+      return lane * run + ((entry + lane / (entries_in_128_bytes / run)) & (run - 1));
+    } else {
+      return entry;
+    }
+  }
+
   struct temp_storage {
-    uninitialized_array<T, Rows> entries;  // row totals, then row prefixes
+    alignas(16) uninitialized_array<T, Rows> entries;  // row totals, then row prefixes
     typename warp_scan<T>::temp_storage lane_values;
     uninitialized<T> aggregate;
     bool has_block_prefix;
@@ -42,9 +59,9 @@ class matrix_column {
 
   __device__ explicit matrix_column(temp_storage& storage) : s_(storage) {}
 
-  __device__ void set_total(int row, T const& total) { construct_in(s_.entries[row], total); }
+  __device__ void set_total(int row, T const& total) { store_shared_element(s_.entries[slot(row)], total); }
   // Valid for row > 0, and for row 0 when has_block_prefix().
-  __device__ T row_prefix(int row) const { return s_.entries[row]; }
+  __device__ T row_prefix(int row) const { return load_shared_element(s_.entries[slot(row)]); }
   __device__ bool has_block_prefix() const { return s_.has_block_prefix; }
   __device__ T aggregate() { return s_.aggregate.get(); }
 
@@ -71,8 +88,9 @@ class matrix_column {
       }
       const int base = lane * run;
       for (int j = 0; j < run; ++j) {
-        const T total = s_.entries[base + j];
-        if (running.valid) construct_in(s_.entries[base + j], running.value);
+        T& entry = s_.entries[slot(base + j)];
+        const T total = load_shared_element(entry);
+        if (running.valid) store_shared_element(entry, running.value);
         running = some<T>(running.valid ? op(running.value, total) : total);
       }
     }
@@ -92,8 +110,8 @@ class matrix_column {
   __device__ T reduce_run(Op op) {
     const int lane = threadIdx.x < lanes ? threadIdx.x : 0;
     const int base = lane * run;
-    T total = s_.entries[base];
-    for (int j = 1; j < run; ++j) total = op(total, s_.entries[base + j]);
+    T total = load_shared_element(s_.entries[slot(base)]);
+    for (int j = 1; j < run; ++j) total = op(total, load_shared_element(s_.entries[slot(base + j)]));
     return total;
   }
 

@@ -23,6 +23,42 @@
 
 namespace fastscan::detail {
 
+// Trivially copyable 16-byte elements move between shared memory and registers as one 16-byte access:
+// copied member by member (an 8-byte and a 4-byte access for a (double, count) pair) they meet the same
+// banks several times a warp. Their slots are 16-byte aligned.
+template <class T>
+inline constexpr bool whole_word_element = sizeof(T) == 16 && std::is_trivially_copyable_v<T>;
+
+// One 16-byte vector between shared memory and 16 / sizeof(T) consecutive registers.
+template <class T>
+__device__ void load_shared_vector(T const* at, T* items) {
+  const uint4 raw = *reinterpret_cast<const uint4*>(at);
+  std::memcpy(items, &raw, sizeof(raw));
+}
+template <class T>
+__device__ void store_shared_vector(T* at, T const* items) {
+  uint4 raw;
+  std::memcpy(&raw, items, sizeof(raw));
+  *reinterpret_cast<uint4*>(at) = raw;
+}
+
+// One element between a shared-memory slot and a register.
+template <class T>
+__device__ void store_shared_element(T& slot, T const& value) {
+  if constexpr (whole_word_element<T>) store_shared_vector(&slot, &value);
+  else construct_in(slot, value);
+}
+template <class T>
+__device__ T load_shared_element(T const& slot) {
+  if constexpr (whole_word_element<T>) {
+    uninitialized<T> value;
+    load_shared_vector(&slot, &value.get());
+    return value.get();
+  } else {
+    return slot;
+  }
+}
+
 template <class T, int Rows, int RowItems, bool PadRows>
 struct matrix_layout {
   static constexpr int row_items = RowItems;
@@ -32,9 +68,6 @@ struct matrix_layout {
                                     : PadRows   ? (RowItems | 1)
                                                 : RowItems;
   static constexpr int elements = Rows * row_stride;
-  // 16-byte elements move as one 16-byte access each: copied member by member (an 8-byte and a 4-byte
-  // access for a (double, count) pair) they meet the same banks several times a warp.
-  static constexpr bool whole_word_elements = sizeof(T) == 16 && std::is_trivially_copyable_v<T>;
 
   struct alignas(16) storage {
     uninitialized_array<T, elements> slots;
@@ -42,40 +75,14 @@ struct matrix_layout {
 
   __device__ static int index(int element) { return (element / RowItems) * row_stride + element % RowItems; }
 
-  // One 16-byte vector between the matrix and `vector` consecutive registers.
-  __device__ static void load_vector(T const* at, T* items) {
-    const uint4 raw = *reinterpret_cast<const uint4*>(at);
-    std::memcpy(items, &raw, sizeof(raw));
-  }
-  __device__ static void store_vector(T* at, T const* items) {
-    uint4 raw;
-    std::memcpy(&raw, items, sizeof(raw));
-    *reinterpret_cast<uint4*>(at) = raw;
-  }
-
   __device__ static void load_row(storage& m, int row, T (&items)[RowItems]) {
     T* first = &m.slots[row * row_stride];
     if constexpr (vector_rows) {
 #pragma unroll
-      for (int v = 0; v < RowItems / vector; ++v) load_vector(first + v * vector, &items[v * vector]);
+      for (int v = 0; v < RowItems / vector; ++v) load_shared_vector(first + v * vector, &items[v * vector]);
     } else {
 #pragma unroll
-      for (int i = 0; i < RowItems; ++i) items[i] = get(first[i]);
-    }
-  }
-
-  // One element between the matrix and a register.
-  __device__ static void put(T& slot, T const& value) {
-    if constexpr (whole_word_elements) store_vector(&slot, &value);
-    else construct_in(slot, value);
-  }
-  __device__ static T get(T const& slot) {
-    if constexpr (whole_word_elements) {
-      uninitialized<T> value;
-      load_vector(&slot, &value.get());
-      return value.get();
-    } else {
-      return slot;
+      for (int i = 0; i < RowItems; ++i) items[i] = load_shared_element(first[i]);
     }
   }
 
@@ -89,11 +96,11 @@ struct matrix_layout {
     if constexpr (vector_rows && Vector == vector) {
 #pragma unroll
       for (int j = 0; j < ItemsPerThread / Vector; ++j)
-        store_vector(vector_at(m, j * Threads + static_cast<int>(threadIdx.x)), &items[j * Vector]);
+        store_shared_vector(vector_at(m, j * Threads + static_cast<int>(threadIdx.x)), &items[j * Vector]);
     } else {
 #pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k)
-        put(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))], items[k]);
+        store_shared_element(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))], items[k]);
     }
   }
 
@@ -102,11 +109,11 @@ struct matrix_layout {
     if constexpr (vector_rows && Vector == vector) {
 #pragma unroll
       for (int j = 0; j < ItemsPerThread / Vector; ++j)
-        load_vector(vector_at(m, j * Threads + static_cast<int>(threadIdx.x)), &items[j * Vector]);
+        load_shared_vector(vector_at(m, j * Threads + static_cast<int>(threadIdx.x)), &items[j * Vector]);
     } else {
 #pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k)
-        items[k] = get(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))]);
+        items[k] = load_shared_element(m.slots[index(striped_element<Threads, Vector>(k, static_cast<int>(threadIdx.x)))]);
     }
   }
 
@@ -114,10 +121,10 @@ struct matrix_layout {
     T* first = &m.slots[row * row_stride];
     if constexpr (vector_rows) {
 #pragma unroll
-      for (int v = 0; v < RowItems / vector; ++v) store_vector(first + v * vector, &items[v * vector]);
+      for (int v = 0; v < RowItems / vector; ++v) store_shared_vector(first + v * vector, &items[v * vector]);
     } else {
 #pragma unroll
-      for (int i = 0; i < RowItems; ++i) put(first[i], items[i]);
+      for (int i = 0; i < RowItems; ++i) store_shared_element(first[i], items[i]);
     }
   }
 };
