@@ -143,12 +143,16 @@ TEST(matrix_layout_test, SixteenByteElementsMoveWhole) {
   EXPECT_FALSE(whole_word_element<affine3>);
 }
 
-// The column of row totals: every entry has its own slot, within the 128 bytes of its entry, and the
-// lanes of one shared-memory access (128 bytes of entries), reading the j-th entries of their runs
-// together, meet each bank once.
+// The column of row totals: every 16-byte entry has its own slot, within the 128 bytes of its entry,
+// and the lanes of one shared-memory access (128 bytes of entries), reading the j-th entries of their
+// runs together, meet each bank once. Narrower entries keep their places.
 template <class T, int Rows>
 void check_column_slots() {
   using column = fastscan::detail::matrix_column<T, Rows, column_scan::warp_matrix>;
+  if constexpr (!fastscan::detail::whole_word_element<T>) {
+    for (int e = 0; e < Rows; ++e) EXPECT_EQ(column::slot(e), e);
+    return;
+  }
   constexpr int per_128_bytes = 128 / static_cast<int>(sizeof(T));
   std::vector<int> owner(Rows, -1);
   for (int e = 0; e < Rows; ++e) {

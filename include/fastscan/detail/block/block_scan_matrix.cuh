@@ -36,11 +36,12 @@ class matrix_column {
   // Where entry e lives. A run of a power of two entries a lane puts the lanes that read their j-th
   // entries together the same distance apart in the banks; each lane's run is rotated by the lane's
   // place among the lanes sharing 128 bytes, so those lanes meet every bank once, while consecutive
-  // entries (the row threads' totals and prefixes) stay within their 128 bytes.
-  static constexpr int entries_in_128_bytes =
-      sizeof(T) <= 16 && 128 % sizeof(T) == 0 ? 128 / static_cast<int>(sizeof(T)) : 0;
+  // entries (the row threads' totals and prefixes) stay within their 128 bytes. Only 16-byte entries
+  // are rotated: narrower ones gain nothing measurable, and the index arithmetic costs registers in
+  // kernels already at their register limit (the radix sort's).
+  static constexpr int entries_in_128_bytes = 128 / 16;
   static constexpr bool rotated_runs =
-      lanes > 1 && run > 1 && (run & (run - 1)) == 0 && entries_in_128_bytes >= run;
+      whole_word_element<T> && lanes > 1 && run > 1 && (run & (run - 1)) == 0 && entries_in_128_bytes >= run;
   __host__ __device__ static constexpr int slot(int entry) {
     if constexpr (rotated_runs) {
       const int lane = entry / run;
@@ -51,7 +52,8 @@ class matrix_column {
   }
 
   struct temp_storage {
-    alignas(16) uninitialized_array<T, Rows> entries;  // row totals, then row prefixes
+    alignas(whole_word_element<T> ? 16 : alignof(uninitialized_array<T, Rows>))
+        uninitialized_array<T, Rows> entries;  // row totals, then row prefixes
     typename warp_scan<T>::temp_storage lane_values;
     uninitialized<T> aggregate;
     bool has_block_prefix;
