@@ -126,7 +126,7 @@ TEST_F(block_test, MatrixScan) {
   // 16-byte elements, each moved through the matrix as one 16-byte access
   check_every_scan<matrix<affine64, 128, 8>, 128, 8, 1, affine64>();
   check_every_scan<matrix<affine64, 96, 7>, 96, 7, 1, affine64>();
-  // columns of 2, 4 and 8 entries a lane, rotated
+  // columns of 2, 4 and 8 entries a lane: 16-byte entries rotated, int entries in their places
   check_every_scan<matrix<affine64, 64, 8>, 64, 8, 1, affine64>();
   check_every_scan<matrix<affine64, 256, 4>, 256, 4, 1, affine64>();
   check_every_scan<matrix<int, 256, 8>, 256, 8, 1, int>();
