@@ -1,5 +1,5 @@
 // Stream compaction through fastscan's policies against CUB and thrust::cuda::par:
-//   copy_if, keeping 10%, 50% and 90% of random int32 and float items (cub::DeviceSelect::If); bytes
+//   copy_if, keeping 10%, 50% and 90% of random int32, float and int64 items (cub::DeviceSelect::If); bytes
 //     moved: the input read once, the kept items written once;
 //   partition_copy, 50% (cub::DevicePartition::If, whose one output takes the rejected items at its
 //     end, reversed): n read, n written;
@@ -7,7 +7,7 @@
 // fastscan and Thrust read the count back to return the end iterator (a synchronisation per call,
 // which the interface requires); CUB leaves it on the device, and `cub_count_read` is CUB followed by
 // what a Thrust user must add: the count copied back and waited for.
-// Elements of 4 bytes (int32, float) at three fractions kept; of 1 and 8 bytes (int8, int64) at half.
+// Elements of 4 and 8 bytes (int32, float, int64) at three fractions kept; of 1 byte (int8) at half.
 
 #include "bench_cases.cuh"
 
@@ -155,7 +155,7 @@ void register_type(std::vector<std::size_t> const& sizes) {
   select_who.insert(select_who.begin() + 2, contender::cub_count_read);
   for (std::size_t n : sizes) {
     register_case("copy_if_keep50", type_name<T>(), n, select_who, n * sizeof(T) * 1.5, &run_select<T, 500>, layout::best);
-    if constexpr (sizeof(T) == 4) {
+    if constexpr (sizeof(T) >= 4) {
       register_case("copy_if_keep10", type_name<T>(), n, select_who, n * sizeof(T) * 1.1, &run_select<T, 100>, layout::best);
       register_case("copy_if_keep90", type_name<T>(), n, select_who, n * sizeof(T) * 1.9, &run_select<T, 900>, layout::best);
     }

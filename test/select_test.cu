@@ -287,6 +287,28 @@ TYPED_TEST(select_test, EveryElementWidth) {
   }
 }
 
+// 8-byte elements take a tile of their own shape: its edges and the look-back window's, with the
+// selected output alone, the rejected output too (in place) and the unique selector.
+TYPED_TEST(select_test, EightByteElementsAtTheirTileEdges) {
+  const std::size_t tile = TypeParam::template select_tile<std::uint64_t>;
+  for (std::size_t n : capped({tile - 1, tile, tile + 1, 2 * tile + 1, 31 * tile, 32 * tile + 1, 33 * tile - 1})) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    auto longs = to_device(random_vector<std::uint64_t>(n, 3100 + n));
+    expect_same_as_par<std::uint64_t, TypeParam>(n, [&](auto policy, auto out) {
+      return thrust::copy_if(policy, longs.begin(), longs.end(), out, keep_fraction{100});
+    });
+    expect_same_in_place<std::uint64_t, TypeParam>(random_vector<std::uint64_t>(n, 3200 + n), true,
+                                                   [&](auto policy, auto first, auto last) {
+                                                     return thrust::stable_partition(policy, first, last, keep_fraction{500});
+                                                   });
+    const auto runs = runs_vector(n, 3300 + n, 50);
+    expect_same_in_place<double, TypeParam>(std::vector<double>(runs.begin(), runs.end()), false,
+                                            [&](auto policy, auto first, auto last) {
+                                              return thrust::unique(policy, first, last);
+                                            });
+  }
+}
+
 struct half {
   __host__ __device__ int operator()(int i) const { return i / 2; }
 };

@@ -35,9 +35,12 @@ constexpr int select_vector() {
 
 template <class Algorithm, class T>
 struct select_tuning {
-  static constexpr int threads = 128;
   // 16-byte pairs: 16 items a thread at six blocks an SM (a larger tile for the same look-back).
   static constexpr bool wide_pair = pair_item<T>::value && sizeof(T) == 16;
+  // 8-byte elements (not pairs): 256 threads of 16 at four blocks an SM, the same items in flight as
+  // 128 threads at eight, in half as many tiles (half the look-backs).
+  static constexpr bool wide_element = !pair_item<T>::value && sizeof(T) == 8;
+  static constexpr int threads = wide_element ? 256 : 128;
   static constexpr int items_per_thread = wide_pair ? matrix_items_per_thread<T, 256>() : matrix_items_per_thread<T>();
   static constexpr int tile_items = threads * items_per_thread;
   static constexpr int vector = select_vector<T, items_per_thread>();
@@ -47,7 +50,8 @@ struct select_tuning {
   // their items (tiles that far back have published their prefixes while this many are in flight).
   static constexpr int density_lag = 1024;
   static constexpr int density_window = 8;
-  // Eight blocks an SM for elements of up to 8 bytes and pairs of fewer than 16, six for 16-byte pairs.
+  // 1024 threads an SM for elements of up to 8 bytes and pairs of fewer than 16, six blocks for 16-byte
+  // pairs.
   static constexpr int min_blocks_per_sm = sizeof(T) <= 8 || (pair_item<T>::value && sizeof(T) < 16) ? 1024 / threads
                                            : wide_pair                                                ? 6
                                                                                                       : 1;
