@@ -183,22 +183,15 @@ struct agent_select {
     offset_t carry;  // selected items in the tiles before this one
   };
 
-  // The block scan's prefix callback (warp 0): the look-back over the tiles' counts. The carry goes to
-  // shared memory; the block scan itself gets none, so it scans the tile alone in 16-bit fields.
-  struct carry_prefix {
-    single_pass_prefix<offset_t, ::cuda::std::plus<offset_t>, Tuning::lookback_tiles_per_lane> counts;
-    offset_t& carry;
-    host_selected_count* total;  // written by the last tile
-    unsigned ticket;
-    bool last;
+  using count_prefix = single_pass_prefix<offset_t, ::cuda::std::plus<offset_t>, Tuning::lookback_tiles_per_lane>;
 
+  // The block scan's prefix callback (warp 0): publishes the tile's count as soon as the block scan has
+  // it and carries nothing into the scan, which scans the tile alone in 16-bit fields. The look-back
+  // for the carry comes after the scan, beside the compaction, which does not need it.
+  struct publish_count {
+    count_prefix const& counts;
     __device__ maybe<counts_t> operator()(counts_t const& row_totals) const {
-      const offset_t tile_count = row_totals.total();
-      const maybe<offset_t> before = counts(tile_count);
-      if (threadIdx.x == 0) {
-        carry = before.valid ? before.value : 0;
-        if (last) publish_selected_count(total, ticket, carry + tile_count);
-      }
+      counts.publish(row_totals.total());
       return none<counts_t>();
     }
   };
@@ -289,13 +282,21 @@ struct agent_select {
 #pragma unroll
     for (int j = 0; j < counts_per_thread; ++j)
       counts[0].word[j / 2] |= static_cast<unsigned>(__popc((flags >> (j * vector)) & vector_mask)) << (16 * (j % 2));
-    const carry_prefix prefix{{state, tile, !last, ::cuda::std::plus<offset_t>{}, none<offset_t>()}, storage.carry,
-                              total, ticket, last};
+    const count_prefix prefix{state, tile, !last, ::cuda::std::plus<offset_t>{}, none<offset_t>()};
     const counts_t row_totals =
-        count_scan(storage.work.scan).template scan<scan_kind::inclusive>(counts, add_packed_counts{}, prefix);
-    const offset_t carry = storage.carry;  // written by the prefix callback, before the block scan's barriers
+        count_scan(storage.work.scan).template scan<scan_kind::inclusive>(counts, add_packed_counts{}, publish_count{prefix});
     const int tile_count = static_cast<int>(row_totals.total());
-    __syncthreads();                       // the block scan's storage becomes the compacted items
+    __syncthreads();  // the block scan's storage becomes the compacted items
+
+    // Warp 0 waits for the tiles before this one (the carry) before its share of the compaction; the
+    // other warps compact meanwhile.
+    if (threadIdx.x < 32) {
+      const maybe<offset_t> before = prefix.carry(tile_count);
+      if (threadIdx.x == 0) {
+        storage.carry = before.valid ? before.value : 0;
+        if (last) publish_selected_count(total, ticket, storage.carry + tile_count);
+      }
+    }
 
     int rows_before = 0;  // selected items in the rows before vector j's
 #pragma unroll
@@ -317,6 +318,7 @@ struct agent_select {
       rows_before += static_cast<int>(row_totals.field(j));
     }
     __syncthreads();
+    const offset_t carry = storage.carry;
 
     if constexpr (std::is_same_v<RejectedIt, no_output>) {
       for (int i = static_cast<int>(threadIdx.x); i < tile_count; i += threads)

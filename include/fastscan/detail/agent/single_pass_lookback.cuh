@@ -268,7 +268,9 @@ __device__ T look_back(tile_state<T> const& state, offset_t tile, Op const& op) 
 
 // The prefix callback a block scan calls (all 32 lanes of warp 0, with the tile's aggregate) in a
 // single-pass scan: publishes the tile's status, looks back, and returns the tile's carry. Tile 0's
-// carry is the init (if any). The last tile publishes nothing: no tile follows it.
+// carry is the init (if any). The last tile publishes nothing: no tile follows it. A caller that has
+// work which does not need the carry calls the two halves apart: publish(aggregate) as soon as the
+// aggregate is known, carry(aggregate) (the wait) once that work is done.
 template <class T, class Op, int TilesPerLane>
 struct single_pass_prefix {
   tile_state<T> state;
@@ -278,16 +280,26 @@ struct single_pass_prefix {
   maybe<T> init;
 
   __device__ maybe<T> operator()(T const& aggregate) const {
-    const bool leader = threadIdx.x % 32 == 0;
-    if (tile == 0) {
-      if (publishes && leader)
-        state.publish(0, tile_status::prefix, init.valid ? static_cast<T>(op(init.value, aggregate)) : aggregate);
-      return init;
-    }
-    const bool absorbing = absorbs_prefix(op, aggregate);
-    if (publishes && leader) state.publish(tile, absorbing ? tile_status::prefix : tile_status::aggregate, aggregate);
+    publish(aggregate);
+    return carry(aggregate);
+  }
+
+  // Lane 0 of the calling warp publishes the tile's first status: its inclusive prefix where nothing
+  // before it can change it (tile 0, an absorbing aggregate), else its aggregate.
+  __device__ void publish(T const& aggregate) const {
+    if (!publishes || threadIdx.x % 32 != 0) return;
+    if (tile == 0)
+      state.publish(0, tile_status::prefix, init.valid ? static_cast<T>(op(init.value, aggregate)) : aggregate);
+    else
+      state.publish(tile, absorbs_prefix(op, aggregate) ? tile_status::prefix : tile_status::aggregate, aggregate);
+  }
+
+  // All 32 lanes of a warp, after publish: the look-back, then the tile's inclusive prefix published.
+  __device__ maybe<T> carry(T const& aggregate) const {
+    if (tile == 0) return init;
     const T exclusive = look_back<TilesPerLane>(state, tile, op);
-    if (publishes && !absorbing && leader) state.publish(tile, tile_status::prefix, static_cast<T>(op(exclusive, aggregate)));
+    if (publishes && !absorbs_prefix(op, aggregate) && threadIdx.x % 32 == 0)
+      state.publish(tile, tile_status::prefix, static_cast<T>(op(exclusive, aggregate)));
     return some<T>(exclusive);
   }
 };
