@@ -11,9 +11,10 @@
 // block scan (Tuning::count_scan) scans one such value per thread with a field-wise sum; its aggregate
 // holds the row totals. A flag per item, or a count per vector, through the block scan was slower:
 // more registers (spills) and, for the tree scans, a deeper tree.
-// The tiles' counts are joined by the single-pass look-back over 64-bit counts (any size), from the
-// block scan's prefix callback. Selected items are then compacted in shared memory (rejected ones
-// after them when they have an output of their own) and written by consecutive threads to
+// The tiles' counts are joined by the single-pass look-back over 64-bit counts (any size): the block
+// scan's prefix callback publishes the tile's count, and after the scan warp 0 waits for the carry
+// while the other warps compact the selected items in shared memory (rejected ones after them when
+// they have an output of their own), which needs no carry; then consecutive threads write them to
 // consecutive places.
 //
 // unique_by_key's (key, value) items are flagged by their keys alone, and rejected items have no output,
