@@ -19,9 +19,11 @@ inline constexpr int deterministic_group_tiles = 32;
 // alone, never on which predecessor published first. Tiles form groups of 32: a group's aggregate G(g)
 // is its tiles' aggregates folded, and its inclusive prefix I(g) is G(g - 30 .. g) folded onto I(g - 31)
 // (or the init): 31 aggregates and a prefix, one a lane. The group's last tile publishes G(g) as soon as
-// its group's aggregates are known, and later I(g). Tile t of group g computes I(g - 1) itself and folds
-// onto it the aggregates of the tiles before it in its group, reading both in one round: it waits for
-// nothing later than G(g - 1), and what it waits for never waits for a later group.
+// its group's aggregates are known, and later I(g). Tile t of group g computes I(g - 1) itself, folding
+// G(g - 1) from the previous group's aggregates exactly as that group's last tile does (the same bits),
+// and folds onto it the aggregates of the tiles before it in its group, reading all in one round: it
+// waits for no tile later than t - 1 and for no group status newer than G(g - 2), and what it waits for
+// never waits for a later tile.
 template <class T, class Op>
 struct deterministic_single_pass_prefix {
   static constexpr int group_tiles = deterministic_group_tiles;
@@ -36,21 +38,27 @@ struct deterministic_single_pass_prefix {
   __device__ tile_state<T> group_aggregates() const { return state.view_at(state.group_slots); }
   __device__ tile_state<T> group_prefixes() const { return state.view_at(state.group_slots + state.groups); }
 
-  // One round of reads, a status in each of two places a lane (an index < 0: none): waits until none of
-  // the warp's is unpublished, then returns their values.
-  __device__ void read_both(tile_state<T> const& first_view, offset_t first, tile_state<T> const& second_view,
-                            offset_t second, T& first_value, T& second_value) const {
-    typename tile_state<T>::raw_t first_raw, second_raw;
-    tile_status first_status, second_status;
+  // One round of reads, a status in each of Count places a lane (an index < 0: none): waits until none
+  // of the warp's is unpublished, then returns their values.
+  template <int Count>
+  __device__ void read_round(tile_state<T> const (&views)[Count], offset_t const (&index)[Count],
+                             T (&value)[Count]) const {
+    typename tile_state<T>::raw_t raw[Count];
+    tile_status status[Count];
     for (int attempt = 0;; ++attempt) {
-      first_status = first_view.read_status(first, first_raw);
-      second_status = second_view.read_status(second, second_raw);
-      if (!__any_sync(0xffffffffu, first_status == tile_status::invalid || second_status == tile_status::invalid)) break;
+      bool unpublished = false;
+#pragma unroll
+      for (int i = 0; i < Count; ++i) {
+        status[i] = views[i].read_status(index[i], raw[i]);
+        unpublished = unpublished || status[i] == tile_status::invalid;
+      }
+      if (!__any_sync(0xffffffffu, unpublished)) break;
       tile_state<T>::back_off(attempt);
     }
     if constexpr (tile_state<T>::format == status_format::fenced) __threadfence();  // values before statuses
-    if (first >= 0) first_value = first_view.value_of(first, first_status, first_raw);
-    if (second >= 0) second_value = second_view.value_of(second, second_status, second_raw);
+#pragma unroll
+    for (int i = 0; i < Count; ++i)
+      if (index[i] >= 0) value[i] = views[i].value_of(index[i], status[i], raw[i]);
   }
 
   // What this lane reads of I(h): G(h - lane) in lanes below window_groups, I(h - 31) in lane 31.
@@ -72,31 +80,68 @@ struct deterministic_single_pass_prefix {
     return init.valid ? static_cast<T>(op(init.value, folded)) : folded;
   }
 
+  // G(g) from its tiles' aggregates as a group's last tile holds them: lanes 0..30 the tiles before the
+  // last, nearest first, and the last tile's own aggregate.
+  __device__ T group_aggregate(T const& before_last, T const& last) const {
+    return static_cast<T>(op(fold_lanes(before_last, group_tiles - 2, op), last));
+  }
+
   __device__ maybe<T> operator()(T const& aggregate) const {
     const int lane = static_cast<int>(threadIdx.x % 32);
     const bool leader = lane == 0;
     if (publishes && leader) state.publish(tile, tile_status::aggregate, aggregate);
     const offset_t group = tile / group_tiles;
     const int in_group = static_cast<int>(tile % group_tiles);
+    const bool closes_group = publishes && in_group == group_tiles - 1;
     const offset_t within_index = lane < in_group ? tile - 1 - lane : offset_t{-1};
-    T within_value = aggregate, window_value = aggregate;
-    maybe<T> before = init;
-    if (publishes && in_group == group_tiles - 1) {
-      // The group's last tile publishes G(g) before it waits for anything outside its group; then it
-      // reads I(g - 1)'s window and I(g)'s in one round.
-      read_both(state, within_index, state, offset_t{-1}, within_value, window_value);
-      const T group_aggregate = static_cast<T>(op(fold_lanes(within_value, in_group - 1, op), aggregate));
-      if (leader) group_aggregates().publish(group, tile_status::aggregate, group_aggregate);
-      T own_window = aggregate;
-      read_both(window_view(), group > 0 ? window_index(group - 1) : offset_t{-1}, window_view(), window_index(group),
-                window_value, own_window);
-      const T inclusive = group_inclusive(group, own_window);
-      if (leader) group_prefixes().publish(group, tile_status::prefix, inclusive);
+    // The previous group's tiles in the order its last tile folds them into G(group - 1) (lanes 0..30 the
+    // tiles before that last one, nearest first; lane 31 the last): this tile folds G(group - 1) itself
+    // rather than wait for the previous group's last tile to publish it.
+    const offset_t previous_index =
+        group > 0 ? (lane < group_tiles - 1 ? group * group_tiles - 2 - lane : group * group_tiles - 1) : offset_t{-1};
+    // I(group - 1)'s window but its lane 0, G(group - 1).
+    const offset_t window_before_index = group > 0 && lane > 0 ? window_index(group - 1) : offset_t{-1};
+    T within_value = aggregate, previous_value = aggregate, window_before = aggregate, window_own = aggregate;
+    if (closes_group) {
+      // The group's last tile publishes G(group) before it waits for anything outside its group (later
+      // groups' tiles read it); then I(group)'s window, but G(group) and G(group - 1), which it folds.
+      {
+        const tile_state<T> views[1] = {state};
+        const offset_t index[1] = {within_index};
+        T value[1] = {aggregate};
+        read_round(views, index, value);
+        within_value = value[0];
+      }
+      window_own = group_aggregate(within_value, aggregate);
+      if (leader) group_aggregates().publish(group, tile_status::aggregate, window_own);
+      const tile_state<T> views[3] = {state, window_view(), window_view()};
+      const offset_t index[3] = {previous_index, window_before_index, lane > 1 ? window_index(group) : offset_t{-1}};
+      T value[3] = {aggregate, aggregate, window_own};
+      read_round(views, index, value);
+      previous_value = value[0];
+      window_before = value[1];
+      if (lane > 0) window_own = value[2];
     } else {
-      read_both(state, within_index, window_view(), group > 0 ? window_index(group - 1) : offset_t{-1}, within_value,
-                window_value);
+      const tile_state<T> views[3] = {state, state, window_view()};
+      const offset_t index[3] = {within_index, previous_index, window_before_index};
+      T value[3] = {aggregate, aggregate, aggregate};
+      read_round(views, index, value);
+      within_value = value[0];
+      previous_value = value[1];
+      window_before = value[2];
     }
-    if (group > 0) before = some<T>(group_inclusive(group - 1, window_value));
+    maybe<T> before = init;
+    if (group > 0) {
+      const T previous_group =
+          group_aggregate(previous_value, shuffle_any<shuffle_from::lane>(previous_value, group_tiles - 1));
+      if (lane == 0) window_before = previous_group;
+      if (lane == 1) window_own = previous_group;
+      before = some<T>(group_inclusive(group - 1, window_before));
+    }
+    if (closes_group) {
+      const T inclusive = group_inclusive(group, window_own);
+      if (leader) group_prefixes().publish(group, tile_status::prefix, inclusive);
+    }
     if (in_group == 0) return before;
     const T within = fold_lanes(within_value, in_group - 1, op);
     return before.valid ? some<T>(static_cast<T>(op(before.value, within))) : some<T>(within);
