@@ -8,11 +8,26 @@
 #include <fastscan/detail/tuning/tuning_common.cuh>
 
 #include <type_traits>
+#include <utility>
 
 namespace fastscan::detail {
 
 // Tiles in a group of the deterministic single pass (the host sizes the group statuses by it).
 inline constexpr int deterministic_group_tiles = 32;
+
+// Count copies of a value in an array (element types need no default constructor).
+template <class U, int Count>
+struct copies_of {
+  U at[Count];
+};
+template <int Count, class U, std::size_t... I>
+__device__ copies_of<U, Count> copies(U const& value, std::index_sequence<I...>) {
+  return {{(static_cast<void>(I), value)...}};
+}
+template <int Count, class U>
+__device__ copies_of<U, Count> copies(U const& value) {
+  return copies<Count>(value, std::make_index_sequence<Count>{});
+}
 
 // The prefix callback of the deterministic single pass (all 32 lanes of warp 0, with the tile's
 // aggregate). Every prefix is a fixed formula of tile aggregates, so its bits depend on the tile's index
@@ -28,7 +43,11 @@ template <class T, class Op>
 struct deterministic_single_pass_prefix {
   static constexpr int group_tiles = deterministic_group_tiles;
   static constexpr int window_groups = 31;
+  // Groups before the tile's own whose aggregates it folds from their tiles' aggregates rather than read:
+  // one. More shorten no wait that matters and cost a status read a lane each (bench/PERFORMANCE.md).
+  static constexpr int folded_groups = 1;
   static_assert(group_tiles == 32, "one lane a tile of the group");
+  static_assert(folded_groups >= 1 && folded_groups < window_groups, "the window holds the folded groups");
   tile_state<T> state;
   offset_t tile;
   bool publishes;
@@ -86,7 +105,16 @@ struct deterministic_single_pass_prefix {
     return static_cast<T>(op(fold_lanes(before_last, group_tiles - 2, op), last));
   }
 
+  // Where this lane reads group h's tile aggregates in the order its last tile folds them into G(h):
+  // lanes 0..30 the tiles before that last one, nearest first; lane 31 the last.
+  __device__ offset_t group_tile_index(offset_t h) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const offset_t end = (h + 1) * group_tiles;
+    return lane < group_tiles - 1 ? end - 2 - lane : end - 1;
+  }
+
   __device__ maybe<T> operator()(T const& aggregate) const {
+    constexpr int reads = folded_groups + 2;
     const int lane = static_cast<int>(threadIdx.x % 32);
     const bool leader = lane == 0;
     if (publishes && leader) state.publish(tile, tile_status::aggregate, aggregate);
@@ -94,50 +122,51 @@ struct deterministic_single_pass_prefix {
     const int in_group = static_cast<int>(tile % group_tiles);
     const bool closes_group = publishes && in_group == group_tiles - 1;
     const offset_t within_index = lane < in_group ? tile - 1 - lane : offset_t{-1};
-    // The previous group's tiles in the order its last tile folds them into G(group - 1) (lanes 0..30 the
-    // tiles before that last one, nearest first; lane 31 the last): this tile folds G(group - 1) itself
-    // rather than wait for the previous group's last tile to publish it.
-    const offset_t previous_index =
-        group > 0 ? (lane < group_tiles - 1 ? group * group_tiles - 2 - lane : group * group_tiles - 1) : offset_t{-1};
-    // I(group - 1)'s window but its lane 0, G(group - 1).
-    const offset_t window_before_index = group > 0 && lane > 0 ? window_index(group - 1) : offset_t{-1};
-    T within_value = aggregate, previous_value = aggregate, window_before = aggregate, window_own = aggregate;
+    // Read 0: the tiles before this one in its group (a closing tile reads them in a round of their own,
+    // then window(group) instead); reads 1..folded_groups: the tile aggregates of G(group - 1),
+    // G(group - 2), ..; the last: I(group - 1)'s window but its lanes below folded_groups, which are those.
+    copies_of<tile_state<T>, reads> views = copies<reads>(state);
+    copies_of<offset_t, reads> index = copies<reads>(offset_t{-1});
+    copies_of<T, reads> value = copies<reads>(aggregate);
+    if (closes_group) {
+      views.at[0] = window_view();
+      if (lane > folded_groups) index.at[0] = window_index(group);
+    } else {
+      index.at[0] = within_index;
+    }
+#pragma unroll
+    for (int f = 0; f < folded_groups; ++f)
+      if (group > f) index.at[1 + f] = group_tile_index(group - 1 - f);
+    views.at[reads - 1] = window_view();
+    if (group > 0 && lane >= folded_groups) index.at[reads - 1] = window_index(group - 1);
+    T within_value = aggregate;
+    T own_group = aggregate;
     if (closes_group) {
       // The group's last tile publishes G(group) before it waits for anything outside its group (later
-      // groups' tiles read it); then I(group)'s window, but G(group) and G(group - 1), which it folds.
-      {
-        const tile_state<T> views[1] = {state};
-        const offset_t index[1] = {within_index};
-        T value[1] = {aggregate};
-        read_round(views, index, value);
-        within_value = value[0];
+      // groups' tiles read it); then it reads for I(group) as well as I(group - 1).
+      const tile_state<T> within_views[1] = {state};
+      const offset_t within_indices[1] = {within_index};
+      T within_values[1] = {aggregate};
+      read_round(within_views, within_indices, within_values);
+      within_value = within_values[0];
+      own_group = group_aggregate(within_value, aggregate);
+      if (leader) group_aggregates().publish(group, tile_status::aggregate, own_group);
+    }
+    read_round(views.at, index.at, value.at);
+    if (!closes_group) within_value = value.at[0];
+    T window_before = value.at[reads - 1];
+    T window_own = lane == 0 ? own_group : value.at[0];
+#pragma unroll
+    for (int f = 0; f < folded_groups; ++f) {
+      if (group > f) {
+        const T folded =
+            group_aggregate(value.at[1 + f], shuffle_any<shuffle_from::lane>(value.at[1 + f], group_tiles - 1));
+        if (lane == f) window_before = folded;
+        if (lane == f + 1) window_own = folded;
       }
-      window_own = group_aggregate(within_value, aggregate);
-      if (leader) group_aggregates().publish(group, tile_status::aggregate, window_own);
-      const tile_state<T> views[3] = {state, window_view(), window_view()};
-      const offset_t index[3] = {previous_index, window_before_index, lane > 1 ? window_index(group) : offset_t{-1}};
-      T value[3] = {aggregate, aggregate, window_own};
-      read_round(views, index, value);
-      previous_value = value[0];
-      window_before = value[1];
-      if (lane > 0) window_own = value[2];
-    } else {
-      const tile_state<T> views[3] = {state, state, window_view()};
-      const offset_t index[3] = {within_index, previous_index, window_before_index};
-      T value[3] = {aggregate, aggregate, aggregate};
-      read_round(views, index, value);
-      within_value = value[0];
-      previous_value = value[1];
-      window_before = value[2];
     }
     maybe<T> before = init;
-    if (group > 0) {
-      const T previous_group =
-          group_aggregate(previous_value, shuffle_any<shuffle_from::lane>(previous_value, group_tiles - 1));
-      if (lane == 0) window_before = previous_group;
-      if (lane == 1) window_own = previous_group;
-      before = some<T>(group_inclusive(group - 1, window_before));
-    }
+    if (group > 0) before = some<T>(group_inclusive(group - 1, window_before));
     if (closes_group) {
       const T inclusive = group_inclusive(group, window_own);
       if (leader) group_prefixes().publish(group, tile_status::prefix, inclusive);
