@@ -310,6 +310,96 @@ TYPED_TEST(staged_tiles_test, EveryPathAtWindowEdges) {
   }
 }
 
+// Packed affine maps x -> a*x + b as plain integers (the pipelined single pass takes arithmetic types
+// only): a 16-bit pair in a uint32 (mod 2^16) and a 32-bit pair in a uint64 (mod 2^32); non-commutative.
+struct compose_packed16 {  // apply `first`, then `second`
+  __host__ __device__ std::uint32_t operator()(std::uint32_t first, std::uint32_t second) const {
+    const std::uint32_t a1 = first & 0xffffu, b1 = first >> 16, a2 = second & 0xffffu, b2 = second >> 16;
+    return ((a2 * a1) & 0xffffu) | (((a2 * b1 + b2) & 0xffffu) << 16);
+  }
+};
+struct compose_packed32 {
+  __host__ __device__ std::uint64_t operator()(std::uint64_t first, std::uint64_t second) const {
+    const std::uint32_t a1 = static_cast<std::uint32_t>(first), b1 = static_cast<std::uint32_t>(first >> 32);
+    const std::uint32_t a2 = static_cast<std::uint32_t>(second), b2 = static_cast<std::uint32_t>(second >> 32);
+    return std::uint64_t{a2 * a1} | (std::uint64_t{a2 * b1 + b2} << 32);
+  }
+};
+
+// Scans of 4- and 8-byte arithmetic types whose data exceed the device's L2 take the pipelined single
+// pass (persistent blocks; agent_pipelined_scan.cuh) on sm_90 and later: sizes just past the L2 and
+// around its 32 KiB tiles (the last tile full, one element, one vector plus one, a segment plus one),
+// exclusive with an init and inclusive in place, non-commutative, doubles, two streams at once, and
+// calls of other paths interleaved on one stream (each call's tile numbers start where the previous
+// call's draws ended, the pipelined blocks' final empty draws included).
+TEST(PipelinedSinglePass, SizesPastTheL2) {
+  FASTSCAN_REQUIRE_GPU();
+  std::size_t l2 = 0;
+  ASSERT_EQ(fastscan::detail::l2_cache_bytes(l2), cudaSuccess);
+  const std::size_t tile4 = 8192, tile8 = 4096;  // elements of a 32 KiB tile
+  const std::size_t first4 = (l2 / 4 / tile4 + 1) * tile4, first8 = (l2 / 8 / tile8 + 1) * tile8;
+  scoped_stream stream, other;
+  for (std::size_t n : capped({first4, first4 + 1, first4 + 7, first4 + tile4 + 1, first4 + 3 * tile4 + 1025,
+                               first4 + 5 * tile4 - 1})) {
+    SCOPED_TRACE("4-byte n = " + std::to_string(n));
+    const auto values = random_vector<int>(n, 9100 + n);
+    auto d_values = to_device(values);
+    auto d_sums = poisoned_device_vector<int>(n);
+    thrust::exclusive_scan(fastscan::matrix, d_values.begin(), d_values.end(), d_sums.begin(), -3);
+    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(values, thrust::plus<>{}, -3), to_host(d_sums)));
+    thrust::inclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_values.begin(), d_values.end(),
+                           d_values.begin());  // in place
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::plus<>{}), to_host(d_values)));
+
+    std::vector<std::uint32_t> maps(n);
+    for (std::size_t i = 0; i < n; ++i) maps[i] = static_cast<std::uint32_t>(splitmix64(9200 + i)) | 1u;
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<std::uint32_t>(n);
+    auto d_composed_other = poisoned_device_vector<std::uint32_t>(n);
+    thrust::exclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_maps.begin(), d_maps.end(), d_composed.begin(),
+                           std::uint32_t{1}, compose_packed16{});
+    thrust::inclusive_scan(fastscan::matrix_nosync.on(other.get()), d_maps.begin(), d_maps.end(),
+                           d_composed_other.begin(), compose_packed16{});
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(other.get()), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_exclusive<std::uint32_t, std::uint32_t>(maps, compose_packed16{}, 1u),
+                          to_host(d_composed)));
+    ASSERT_TRUE(all_equal(reference_inclusive<std::uint32_t, std::uint32_t>(maps, compose_packed16{}),
+                          to_host(d_composed_other)));
+  }
+  for (std::size_t n : capped({first8, first8 + 1, first8 + 3, first8 + tile8 + 1, first8 + 2 * tile8 + 513})) {
+    SCOPED_TRACE("8-byte n = " + std::to_string(n));
+    std::vector<double> values(n);  // small integers: every association order gives the same bits
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<double>(static_cast<int>(splitmix64(i + n) % 201) - 100);
+    auto d_values = to_device(values);
+    auto d_sums = poisoned_device_vector<double>(n);
+    thrust::exclusive_scan(fastscan::matrix, d_values.begin(), d_values.end(), d_sums.begin(), 0.5);
+    ASSERT_TRUE(all_equal(reference_exclusive<double, double>(values, thrust::plus<>{}, 0.5), to_host(d_sums)));
+
+    std::vector<std::uint64_t> maps(n);
+    for (std::size_t i = 0; i < n; ++i) maps[i] = splitmix64(9300 + i) | 1u;
+    auto d_maps = to_device(maps);
+    thrust::inclusive_scan(fastscan::matrix, d_maps.begin(), d_maps.end(), d_maps.begin(), compose_packed32{});
+    ASSERT_TRUE(all_equal(reference_inclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}), to_host(d_maps)));
+  }
+  // Pipelined and one-tile-a-block calls interleaved on one stream.
+  if (capped({first4 + 1}).empty()) return;
+  const std::vector<std::size_t> shapes = {first4 + 1, 1, 3 * 4096 + 1, first4 + tile4 * 2, 100000};
+  std::vector<std::vector<int>> inputs(shapes.size() * 2);
+  std::vector<thrust::device_vector<int>> d_in(inputs.size()), d_out(inputs.size());
+  for (std::size_t c = 0; c < inputs.size(); ++c) {
+    inputs[c] = random_vector<int>(shapes[c % shapes.size()], 9400 + c);
+    d_in[c] = to_device(inputs[c]);
+    d_out[c] = poisoned_device_vector<int>(inputs[c].size());
+  }
+  for (std::size_t c = 0; c < inputs.size(); ++c)
+    thrust::inclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_in[c].begin(), d_in[c].end(), d_out[c].begin());
+  ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+  for (std::size_t c = 0; c < inputs.size(); ++c)
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(inputs[c], thrust::plus<>{}), to_host(d_out[c]))) << "call " << c;
+}
+
 // Large and small calls interleaved on one stream: each call's tile numbers start where the previous
 // call's draws ended.
 TYPED_TEST(single_pass_test, LargeAndSmallCallsInterleavedOnOneStream) {

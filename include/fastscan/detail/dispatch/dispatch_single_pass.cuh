@@ -6,6 +6,7 @@
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
+#include <fastscan/detail/dispatch/dispatch_pipelined_scan.cuh>
 #include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
@@ -61,10 +62,21 @@ bool tuning_takes(InputIt input, OutputIt output) {
   }
 }
 
-// The algorithm's tuning, or its tuning for large scans where it has one and takes the call.
+// The algorithm's tuning, or its tuning for large scans where it has one and takes the call, or the
+// pipelined single pass where it has one and takes the call (dispatch_pipelined_scan.cuh).
 template <class Algorithm, scan_kind Kind, class AccT, class InputIt, class OutputIt, class Op>
 cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt output, offset_t n, Op op,
                                  maybe<AccT> init, cudaStream_t stream) {
+  if constexpr (Algorithm::template has_pipelined_tuning<AccT> && is_contiguous_of<InputIt, AccT> &&
+                is_contiguous_of<OutputIt, AccT>) {
+    const AccT* first = thrust::raw_pointer_cast(&*input);
+    AccT* result = thrust::raw_pointer_cast(&*output);
+    bool takes = false;
+    FASTSCAN_CUDA_TRY(pipelined_scan_takes(first, result, n, takes));
+    if (takes)
+      return dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, AccT>(
+          arena, first, result, n, op, init, stream);
+  }
   if constexpr (Algorithm::template has_large_tuning<AccT>) {
     using large = typename Algorithm::template large_tuning<AccT>;
     if constexpr (tuning_may_take<large, AccT, InputIt, OutputIt>()) {

@@ -22,8 +22,11 @@ constexpr bool keeps_group_statuses(multi_block strategy) { return strategy == m
 
 // Plans (measuring arena) or sets up (real arena) the tile state of a call of `tiles` tiles, with group
 // statuses after the tiles' where `groups` says, then calls launch(state), which returns the launch's status.
+// The kernel draws `tiles` tickets from the counter, and `extra_tickets` more where its blocks draw until
+// they find no tile (the pipelined single pass: one more a block).
 template <class T, class Launch>
-cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, bool groups, Launch&& launch) {
+cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stream, bool groups, Launch&& launch,
+                            offset_t extra_tickets = 0) {
   tile_state<T> state{};
   if (tiles == 1) return arena.measuring() ? cudaSuccess : launch(state);  // one block: no statuses
 
@@ -53,7 +56,7 @@ cudaError_t with_tile_state(temp_arena& arena, offset_t tiles, cudaStream_t stre
   state.first_ticket = lease.first_ticket;
   state.tag = lease.tag;
   FASTSCAN_CUDA_TRY(launch(state));
-  lease.commit(tiles);  // the tiles drawn from the counter
+  lease.commit(tiles + extra_tickets);  // the tickets drawn from the counter
   return cudaSuccess;
 }
 

@@ -27,6 +27,25 @@
 
 namespace fastscan::detail {
 
+// The pipelined single pass's shape (agent_pipelined_scan.cuh) for element type T: Stages stages of
+// StageBytes (one tile each), ScanWarps warps scanning a segment of the tile each (rows of one 16-byte
+// vector, Rounds rounds of 32 rows), ReduceWarps warps publishing the tiles' aggregates, one warp drawing
+// and copying tiles, one looking back; per-tile metadata in a ring of twice as many slots as stages.
+template <class T, int StageBytes, int Stages, int ScanWarps, int ReduceWarps>
+struct pipelined_scan_tuning {
+  static constexpr int vector = 16 / static_cast<int>(sizeof(T));
+  static constexpr int stage_bytes = StageBytes;
+  static constexpr int stages = Stages;
+  static constexpr int scan_warps = ScanWarps;
+  static constexpr int reduce_warps = ReduceWarps;
+  static constexpr int rounds = StageBytes / (ScanWarps * 32 * 16);
+  static constexpr int segment_items = rounds * 32 * vector;
+  static constexpr int tile_items = scan_warps * segment_items;
+  static constexpr int threads = 32 * (2 + reduce_warps + scan_warps);
+  static constexpr int metadata_slots = 2 * stages;
+  static_assert(rounds * ScanWarps * 32 * 16 == StageBytes && ScanWarps % ReduceWarps == 0, "a tile splits evenly");
+};
+
 // The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
 // thread, 16 for 8-byte elements), rows padded to an odd length, column scanned by one warp, single
 // pass. The template parameters are the paper's ablations, the multi-block strategy (single-pass
@@ -80,6 +99,17 @@ struct matrix_algorithm {
       sizeof(T) == 8, matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>,
       matrix_algorithm<PadRows, Column, Strategy, 128, 128, LookbackTilesPerLane, 11>>::template tuning<T>;
 
+  // Plain single-pass scans of 4- and 8-byte arithmetic types whose data do not fit in L2, on sm_90 and
+  // later: the pipelined single pass (agent_pipelined_scan.cuh), 32 KiB tiles in seven stages, eight
+  // scan and four reduce warps. Its size threshold is the device's (pipelined_scan_min_bytes).
+  template <class T>
+  static constexpr bool has_pipelined_tuning = Strategy == multi_block::single_pass && std::is_arithmetic_v<T> &&
+                                               (sizeof(T) == 4 || sizeof(T) == 8) && PadRows &&
+                                               Column == column_scan::warp_matrix && Threads == 128 &&
+                                               ThreadBytes == 128 && LookbackTilesPerLane == 1 && StagedBlocksPerSm == 0;
+  template <class T>
+  using pipelined_tuning = pipelined_scan_tuning<T, 32768, 7, 8, 4>;
+
   // Single-pass scans by key of 8-byte values: 96 threads x 96 bytes (12 values a thread); the keys'
   // registers and the smaller tile's lower latency outweigh its extra look-backs.
   template <class T>
@@ -121,6 +151,8 @@ struct striped_algorithm {
   }
   template <class T>
   static constexpr bool has_large_tuning = false;
+  template <class T>
+  static constexpr bool has_pipelined_tuning = false;
   template <class T>
   using by_key_tuning = tuning<T>;
 };

@@ -1,0 +1,252 @@
+#pragma once
+// The pipelined single pass: persistent blocks (one an SM) whose warps split a tile's work, so that no
+// tile's aggregate waits behind a look-back and a tile's shared memory is free before its prefix is
+// known. By warp:
+//   0            thread 0 draws tiles (launch order, from the call's counter) and copies each into the
+//                next free stage of a ring with one bulk copy (stage_ring.cuh);
+//   1            looks back (single_pass_lookback.cuh) for each tile in the order its block drew them,
+//                publishes the inclusive prefix and hands the carry to the scan warps;
+//   2 ..         reduce warps: as a tile's copy lands, fold its segments and publish its aggregate;
+//   then         scan warps, one segment of the tile each: the matrix scan with rows of one vector
+//                (warp_vector_rows.cuh) up to the carry, free the stage, wait for the carry, store.
+// A tile's number, size, aggregate, segment totals and carry live in a ring of metadata slots (twice the
+// stages) with barriers of their own: freeing a stage frees none of them. Every element is read once and
+// written once; in-place calls are safe (a tile's input is in shared memory before its output is
+// written). Input and output are 16-byte aligned memory of T; the last tile may be partial.
+
+#include <fastscan/detail/agent/single_pass_lookback.cuh>
+#include <fastscan/detail/agent/stage_ring.cuh>
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/warp/warp_vector_rows.cuh>
+
+#include <cstdint>
+#include <cstring>
+
+namespace fastscan::detail {
+
+template <class Tuning, class T>
+struct agent_pipelined_scan {
+  static constexpr int stages = Tuning::stages;
+  static constexpr int slots = Tuning::metadata_slots;
+  static constexpr int scan_warps = Tuning::scan_warps;
+  static constexpr int reduce_warps = Tuning::reduce_warps;
+  static constexpr int segment_items = Tuning::segment_items;
+  static constexpr int tile_items = Tuning::tile_items;
+  static constexpr int segments_per_reduce_warp = scan_warps / reduce_warps;
+  using rows = warp_vector_rows<T, Tuning::vector, Tuning::rounds>;
+
+  struct shared_storage {
+    alignas(128) T stage[stages][tile_items];
+    std::uint64_t full[stages];   // the stage's copy has landed
+    std::uint64_t empty[stages];  // the reduce warps and every scan warp are done reading it
+    std::uint64_t reduced[slots]; // the slot's tile, size, aggregate and segment totals are written
+    std::uint64_t carried[slots]; // the slot's carry is written
+    offset_t stage_tile[stages];  // the tile the producer copied there; -1: no more tiles
+    offset_t tile[slots];
+    int valid[slots];
+    T aggregate[slots];
+    T segment_total[slots][scan_warps];
+    bool segment_has_total[slots][scan_warps];
+    T carry[slots];
+    bool has_carry[slots];
+    int last_use;  // the use of the rings in which the block drew no tile; -1 until then
+  };
+
+  static constexpr int producer_warp = 0, lookback_warp = 1, first_reduce_warp = 2,
+                       first_scan_warp = 2 + reduce_warps;
+
+  template <scan_kind Kind, class Op>
+  __device__ static void run(shared_storage& s, const T* input, T* output, offset_t n, offset_t tiles, Op const& op,
+                             maybe<T> init, tile_state<T> const& state) {
+    const int warp = static_cast<int>(threadIdx.x / 32);
+    if (threadIdx.x == 0) {
+      for (int i = 0; i < stages; ++i) {
+        barrier_init(&s.full[i], 1);
+        barrier_init(&s.empty[i], 1 + scan_warps);
+      }
+      for (int i = 0; i < slots; ++i) {
+        barrier_init(&s.reduced[i], 1);
+        barrier_init(&s.carried[i], 1);
+      }
+      s.last_use = -1;
+      barrier_init_fence();
+    }
+    __syncthreads();
+    if (warp == producer_warp) {
+      if (threadIdx.x == 0) produce(s, input, n, tiles, state);
+    } else if (warp == lookback_warp) {
+      look_back_tiles(s, tiles, op, init, state);
+    } else if (warp < first_scan_warp) {
+      reduce_tiles(s, warp - first_reduce_warp, n, tiles, op, init, state);
+    } else {
+      scan_tiles<Kind>(s, warp - first_scan_warp, output, op);
+    }
+  }
+
+ private:
+  __device__ static offset_t tile_valid(offset_t tile, offset_t n) {
+    const offset_t rest = n - tile * tile_items;
+    return rest < tile_items ? rest : tile_items;
+  }
+
+  // Waits for a barrier's phase unless the block has drawn its last tile before use k.
+  __device__ static bool wait_unless_done(std::uint64_t* barrier, unsigned parity, shared_storage& s, int k) {
+    while (!barrier_try_wait(barrier, parity)) {
+      const int last = *static_cast<volatile int*>(&s.last_use);
+      if (last >= 0 && k > last) return false;
+    }
+    return true;
+  }
+
+  __device__ static void produce(shared_storage& s, const T* input, offset_t n, offset_t tiles,
+                                 tile_state<T> const& state) {
+    for (int k = 0;; ++k) {
+      const int stage = k % stages;
+      if (k >= stages) barrier_wait(&s.empty[stage], (k / stages - 1) & 1);
+      const offset_t tile = state.draw_tile();
+      if (tile >= tiles) {
+        s.stage_tile[stage] = -1;
+        barrier_arrive(&s.full[stage]);
+        return;
+      }
+      s.stage_tile[stage] = tile;
+      const offset_t base = tile * tile_items;
+      const int valid = static_cast<int>(tile_valid(tile, n));
+      const unsigned bytes = static_cast<unsigned>(valid * sizeof(T)) / 16 * 16;
+      // A last tile's elements after its last whole vector, by this thread (before the arrival publishes them).
+      for (int e = static_cast<int>(bytes / sizeof(T)); e < valid; ++e) s.stage[stage][e] = input[base + e];
+      barrier_arrive_expecting(&s.full[stage], bytes);
+      if (bytes > 0) bulk_copy_to_shared(s.stage[stage], input + base, bytes, &s.full[stage]);
+    }
+  }
+
+  template <class Op>
+  __device__ static void reduce_tiles(shared_storage& s, int reduce_warp, offset_t n, offset_t tiles, Op const& op,
+                                      maybe<T> init, tile_state<T> const& state) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    for (int k = 0;; ++k) {
+      const int stage = k % stages, slot = k % slots;
+      barrier_wait(&s.full[stage], (k / stages) & 1);
+      const offset_t tile = s.stage_tile[stage];
+      if (tile < 0) {
+        if (reduce_warp == 0 && lane == 0) {
+          s.tile[slot] = -1;
+          *static_cast<volatile int*>(&s.last_use) = k;
+          barrier_arrive(&s.reduced[slot]);
+        }
+        return;
+      }
+      const int valid = static_cast<int>(tile_valid(tile, n));
+#pragma unroll
+      for (int j = 0; j < segments_per_reduce_warp; ++j) {
+        const int segment = reduce_warp * segments_per_reduce_warp + j;
+        const int items = segment_items_of(valid, segment);
+        const T* first = s.stage[stage] + segment * segment_items;
+        maybe<T> total = none<T>();
+        if (items == segment_items) total = rows::template reduce<false>(first, items, op);
+        else if (items > 0) total = rows::template reduce<true>(first, items, op);
+        if (lane == 0) {
+          s.segment_total[slot][segment] = total.value;
+          s.segment_has_total[slot][segment] = total.valid;
+        }
+      }
+      asm volatile("bar.sync 1, %0;" ::"r"(32 * reduce_warps) : "memory");
+      if (reduce_warp == 0 && lane == 0) {
+        maybe<T> aggregate = none<T>();
+        for (int segment = 0; segment < scan_warps; ++segment)
+          aggregate = combine_maybe(aggregate, maybe<T>{s.segment_total[slot][segment], s.segment_has_total[slot][segment]}, op);
+        s.tile[slot] = tile;
+        s.valid[slot] = valid;
+        s.aggregate[slot] = aggregate.value;
+        const single_pass_prefix<T, Op, 1> prefix{state, tile, tile + 1 < tiles, op, init};
+        prefix.publish(aggregate.value);
+        barrier_arrive(&s.reduced[slot]);
+        barrier_arrive(&s.empty[stage]);
+      }
+    }
+  }
+
+  template <class Op>
+  __device__ static void look_back_tiles(shared_storage& s, offset_t tiles, Op const& op, maybe<T> init,
+                                         tile_state<T> const& state) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    for (int k = 0;; ++k) {
+      const int slot = k % slots;
+      if (!wait_unless_done(&s.reduced[slot], (k / slots) & 1, s, k)) return;
+      const offset_t tile = s.tile[slot];
+      if (tile < 0) {
+        if (lane == 0) barrier_arrive(&s.carried[slot]);
+        return;
+      }
+      const single_pass_prefix<T, Op, 1> prefix{state, tile, tile + 1 < tiles, op, init};
+      const maybe<T> carry = prefix.carry(s.aggregate[slot]);
+      if (lane == 0) {
+        s.carry[slot] = carry.value;
+        s.has_carry[slot] = carry.valid;
+        barrier_arrive(&s.carried[slot]);
+      }
+    }
+  }
+
+  template <scan_kind Kind, class Op>
+  __device__ static void scan_tiles(shared_storage& s, int segment, T* output, Op const& op) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    for (int k = 0;; ++k) {
+      const int stage = k % stages, slot = k % slots;
+      if (!wait_unless_done(&s.reduced[slot], (k / slots) & 1, s, k)) return;
+      const offset_t tile = s.tile[slot];
+      if (tile < 0) return;
+      const int items = segment_items_of(s.valid[slot], segment);
+      maybe<T> before = none<T>();  // the tile's segments before this one
+      for (int j = 0; j < segment; ++j)
+        before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
+      const T* first = s.stage[stage] + segment * segment_items;
+      T* out = output + tile * tile_items + segment * segment_items;
+      if (items == segment_items) {
+        scan_segment<false, Kind>(s, stage, slot, k, first, items, before, out, op);
+      } else if (items > 0) {
+        scan_segment<true, Kind>(s, stage, slot, k, first, items, before, out, op);
+      } else {
+        __syncwarp();
+        if (lane == 0) barrier_arrive(&s.empty[stage]);
+        barrier_wait(&s.carried[slot], (k / slots) & 1);
+      }
+    }
+  }
+
+  // One scan warp's segment of use k: scanned up to the carry, the stage freed, the carry awaited, the
+  // results stored (whole vectors, or element by element in a partial segment).
+  template <bool Partial, scan_kind Kind, class Op>
+  __device__ __forceinline__ static void scan_segment(shared_storage& s, int stage, int slot, int k, const T* first, int items,
+                                      maybe<T> before, T* out, Op const& op) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    typename rows::local_scan local;
+    rows::template scan_local<Partial>(first, items, op, local);
+    __syncwarp();
+    if (lane == 0) barrier_arrive(&s.empty[stage]);
+    barrier_wait(&s.carried[slot], (k / slots) & 1);
+    const maybe<T> carry = combine_maybe(maybe<T>{s.carry[slot], s.has_carry[slot]}, before, op);
+    rows::template finish<Kind>(local, carry, op);
+#pragma unroll
+    for (int r = 0; r < Tuning::rounds; ++r) {
+      if constexpr (!Partial) {
+        uint4 bits;
+        std::memcpy(&bits, local.rows[r], sizeof(bits));
+        reinterpret_cast<uint4*>(out)[r * 32 + lane] = bits;
+      } else {
+#pragma unroll
+        for (int j = 0; j < Tuning::vector; ++j) {
+          const int e = (r * 32 + lane) * Tuning::vector + j;
+          if (e < items) out[e] = local.rows[r][j];
+        }
+      }
+    }
+  }
+
+  __device__ static int segment_items_of(int valid, int segment) {
+    const int rest = valid - segment * segment_items;
+    return rest <= 0 ? 0 : rest < segment_items ? rest : segment_items;
+  }
+};
+
+}  // namespace fastscan::detail

@@ -1,0 +1,23 @@
+#pragma once
+// __global__ glue for the pipelined single pass: persistent blocks, one an SM, the agent's storage in
+// dynamic shared memory (more than the 48 KiB of static storage). sm_90 and later only.
+
+#include <fastscan/detail/agent/agent_pipelined_scan.cuh>
+#include <fastscan/detail/kernels/grid_dependency.cuh>
+
+namespace fastscan::detail {
+
+template <class Tuning, scan_kind Kind, class T, class Op>
+__global__ void __launch_bounds__(Tuning::threads, 1)
+    pipelined_scan_kernel(const T* input, T* output, offset_t n, offset_t tiles, Op op, maybe<T> init,
+                          tile_state<T> state) {
+  follow_previous_grid();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using agent = agent_pipelined_scan<Tuning, T>;
+  extern __shared__ __align__(128) unsigned char pipelined_storage[];
+  agent::template run<Kind>(*reinterpret_cast<typename agent::shared_storage*>(pipelined_storage), input, output, n,
+                            tiles, op, init, state);
+#endif
+}
+
+}  // namespace fastscan::detail

@@ -1,0 +1,126 @@
+#pragma once
+// The matrix scan (Dotsenko et al. 2008) of one warp's segment with rows of one vector: the segment is
+// Rounds x 32 rows of Vector consecutive elements in shared memory, row l of round r holding elements
+// (32 r + l) Vector ... (32 r + l + 1) Vector - 1. Step I folds each row in a lane, step II scans the
+// column of a round's 32 row totals by shuffles (Hillis-Steele), step III scans each row from its
+// column prefix. Reads are whole rows of 16 bytes, a round's rows contiguous: no bank conflicts.
+//
+// Warp code only: the segment is in shared memory, the carry comes from the caller. The scan comes in
+// two halves so that the caller can free the shared memory before the carry is known: scan_local reads
+// the rows into registers and does everything that needs no carry, finish applies the carry. op need
+// not be commutative: everything folds in element order. Partial segments hold only their first
+// `valid` elements (a tile's last segment); the others have every element.
+
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/warp/warp_shuffle.cuh>
+
+namespace fastscan::detail {
+
+// a op b where both exist, else whichever exists.
+template <class T, class Op>
+__device__ __forceinline__ maybe<T> combine_maybe(maybe<T> const& a, maybe<T> const& b, Op const& op) {
+  if (!a.valid) return b;
+  if (!b.valid) return a;
+  return some<T>(static_cast<T>(op(a.value, b.value)));
+}
+
+template <class T, int Vector, int Rounds>
+struct warp_vector_rows {
+  static constexpr int items = Rounds * 32 * Vector;
+
+  struct local_scan {
+    T rows[Rounds][Vector];       // each row scanned inclusively within itself
+    maybe<T> before[Rounds];      // the fold of the round's rows before this lane's (none in lane 0)
+    maybe<T> round_total[Rounds]; // the fold of the round's rows, in every lane
+  };
+
+  // The fold of the segment's (valid) elements, in lane 0; none where no element is valid.
+  template <bool Partial, class Op>
+  __device__ __forceinline__ static maybe<T> reduce(T const* segment, int valid, Op const& op) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    maybe<T> total = none<T>();
+#pragma unroll
+    for (int r = 0; r < Rounds; ++r) {
+      T row[Vector];
+      load_row(segment, r, lane, row);
+      const int first = (r * 32 + lane) * Vector;
+      maybe<T> x = none<T>();
+      if (!Partial || first < valid) {
+        x = some<T>(row[0]);
+#pragma unroll
+        for (int j = 1; j < Vector; ++j)
+          if (!Partial || first + j < valid) x.value = static_cast<T>(op(x.value, row[j]));
+      }
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const maybe<T> right = shuffle_any<shuffle_from::higher_lane>(x, d);
+        if ((lane & (2 * d - 1)) == 0) x = combine_maybe(x, right, op);
+      }
+      total = combine_maybe(total, x, op);
+    }
+    return total;
+  }
+
+  // Step I and II for every round: rows into registers, scanned within; the column's prefixes.
+  template <bool Partial, class Op>
+  __device__ __forceinline__ static void scan_local(T const* segment, int valid, Op const& op, local_scan& s) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+#pragma unroll
+    for (int r = 0; r < Rounds; ++r) {
+      load_row(segment, r, lane, s.rows[r]);
+#pragma unroll
+      for (int j = 1; j < Vector; ++j) s.rows[r][j] = static_cast<T>(op(s.rows[r][j - 1], s.rows[r][j]));
+      const int first = (r * 32 + lane) * Vector;
+      maybe<T> x = none<T>();
+      if (!Partial || first < valid) {
+        x = some<T>(s.rows[r][Vector - 1]);
+        if constexpr (Partial) {  // the row's last valid element (a constant index: the rows stay in registers)
+#pragma unroll
+          for (int j = 0; j < Vector - 1; ++j)
+            if (first + j + 1 == valid) x.value = s.rows[r][j];
+        }
+      }
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const maybe<T> left = shuffle_any<shuffle_from::lower_lane>(x, d);
+        if (lane >= d) x = combine_maybe(left, x, op);
+      }
+      const maybe<T> before = shuffle_any<shuffle_from::lower_lane>(x, 1);
+      s.before[r] = lane == 0 ? none<T>() : before;
+      s.round_total[r] = shuffle_any<shuffle_from::lane>(x, 31);
+    }
+  }
+
+  // Step III: each row from its prefix (the carry, the earlier rounds, the earlier rows of its round).
+  // Rows become the scan's results of the given kind; an exclusive result with nothing before it keeps
+  // whatever it held (the caller gives exclusive scans a carry).
+  template <scan_kind Kind, class Op>
+  __device__ __forceinline__ static void finish(local_scan& s, maybe<T> carry, Op const& op) {
+#pragma unroll
+    for (int r = 0; r < Rounds; ++r) {
+      const maybe<T> base = combine_maybe(carry, s.before[r], op);
+      if constexpr (Kind == scan_kind::exclusive) {
+#pragma unroll
+        for (int j = Vector - 1; j > 0; --j)
+          s.rows[r][j] = base.valid ? static_cast<T>(op(base.value, s.rows[r][j - 1])) : s.rows[r][j - 1];
+        if (base.valid) s.rows[r][0] = base.value;
+      } else {
+        if (base.valid) {
+#pragma unroll
+          for (int j = 0; j < Vector; ++j) s.rows[r][j] = static_cast<T>(op(base.value, s.rows[r][j]));
+        }
+      }
+      carry = combine_maybe(carry, s.round_total[r], op);
+    }
+  }
+
+ private:
+  __device__ __forceinline__ static void load_row(T const* segment, int r, int lane, T (&row)[Vector]) {
+    static_assert(Vector * sizeof(T) == 16, "rows are 16-byte vectors");
+    const uint4 bits = reinterpret_cast<const uint4*>(segment)[r * 32 + lane];
+    static_assert(sizeof(row) == sizeof(bits));
+    memcpy(row, &bits, sizeof(bits));
+  }
+};
+
+}  // namespace fastscan::detail
