@@ -158,7 +158,7 @@ struct agent_pipelined_scan {
         s.tile[slot] = tile;
         s.valid[slot] = valid;
         s.aggregate[slot] = aggregate.value;
-        const single_pass_prefix<T, Op, 1> prefix{state, tile, tile + 1 < tiles, op, init};
+        const single_pass_prefix<T, Op, 1, status_wait::polling> prefix{state, tile, tile + 1 < tiles, op, init};
         prefix.publish(aggregate.value);
         barrier_arrive(&s.reduced[slot]);
         barrier_arrive(&s.empty[stage]);
@@ -178,7 +178,7 @@ struct agent_pipelined_scan {
         if (lane == 0) barrier_arrive(&s.carried[slot]);
         return;
       }
-      const single_pass_prefix<T, Op, 1> prefix{state, tile, tile + 1 < tiles, op, init};
+      const single_pass_prefix<T, Op, 1, status_wait::polling> prefix{state, tile, tile + 1 < tiles, op, init};
       const maybe<T> carry = prefix.carry(s.aggregate[slot]);
       if (lane == 0) {
         s.carry[slot] = carry.value;

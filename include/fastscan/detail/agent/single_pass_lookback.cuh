@@ -37,6 +37,11 @@
 namespace fastscan::detail {
 
 enum class tile_status : unsigned { invalid = 0, aggregate = 1, prefix = 2 };
+
+// How a look-back waits for a predecessor's status: backing off longer the longer it waits (tiles that
+// have a block each: the waiting block's SM has other work), or polling every 64 ns (the pipelined single
+// pass's one look-back warp an SM, on whose answer every tile of its block waits).
+enum class status_wait { backing_off, polling };
 enum class status_format { packed64, packed128, fenced };
 
 template <class T>
@@ -172,7 +177,7 @@ struct tile_state {
 
   // Called by all 32 lanes of a warp, each for Count consecutive tiles going back from `nearest`.
   // Waits until none of the warp's tiles is unpublished, then returns their statuses and values.
-  template <int Count>
+  template <int Count, status_wait Wait = status_wait::backing_off>
   __device__ void wait_for(offset_t nearest, tile_status (&status)[Count], T (&value)[Count]) const {
     raw_t raw[Count];
     for (int attempt = 0;; ++attempt) {
@@ -183,7 +188,8 @@ struct tile_state {
         any_invalid = any_invalid || status[j] == tile_status::invalid;
       }
       if (!__any_sync(0xffffffffu, any_invalid)) break;
-      back_off(attempt);
+      if constexpr (Wait == status_wait::polling) __nanosleep(64);
+      else back_off(attempt);
     }
     if constexpr (format == status_format::fenced) __threadfence();  // the values were written before the statuses
 #pragma unroll
@@ -234,7 +240,7 @@ __device__ T fold_lanes(T value, int last, Op const& op) {
 // Called by all 32 lanes of warp 0 of tile `tile` > 0: the combination of every tile before it. Each
 // round reads a window of 32 * TilesPerLane tiles at once (lane l: tiles TilesPerLane * l .. nearest
 // first), so a look-back over w tiles costs w / (32 * TilesPerLane) round trips to L2.
-template <int TilesPerLane, class T, class Op>
+template <int TilesPerLane, status_wait Wait = status_wait::backing_off, class T, class Op>
 __device__ T look_back(tile_state<T> const& state, offset_t tile, Op const& op) {
   const int lane = static_cast<int>(threadIdx.x % 32);
   offset_t window_end = tile;  // the window is the tiles just before window_end
@@ -243,7 +249,7 @@ __device__ T look_back(tile_state<T> const& state, offset_t tile, Op const& op) 
   while (true) {
     tile_status status[TilesPerLane];
     T values[TilesPerLane];
-    state.wait_for(window_end - 1 - lane * TilesPerLane, status, values);
+    state.template wait_for<TilesPerLane, Wait>(window_end - 1 - lane * TilesPerLane, status, values);
     int nearest_prefix = TilesPerLane;  // this lane's nearest tile with an inclusive prefix
 #pragma unroll
     for (int j = TilesPerLane - 1; j >= 0; --j)
@@ -271,7 +277,7 @@ __device__ T look_back(tile_state<T> const& state, offset_t tile, Op const& op) 
 // carry is the init (if any). The last tile publishes nothing: no tile follows it. A caller that has
 // work which does not need the carry calls the two halves apart: publish(aggregate) as soon as the
 // aggregate is known, carry(aggregate) (the wait) once that work is done.
-template <class T, class Op, int TilesPerLane>
+template <class T, class Op, int TilesPerLane, status_wait Wait = status_wait::backing_off>
 struct single_pass_prefix {
   tile_state<T> state;
   offset_t tile;
@@ -297,7 +303,7 @@ struct single_pass_prefix {
   // All 32 lanes of a warp, after publish: the look-back, then the tile's inclusive prefix published.
   __device__ maybe<T> carry(T const& aggregate) const {
     if (tile == 0) return init;
-    const T exclusive = look_back<TilesPerLane>(state, tile, op);
+    const T exclusive = look_back<TilesPerLane, Wait>(state, tile, op);
     if (publishes && !absorbs_prefix(op, aggregate) && threadIdx.x % 32 == 0)
       state.publish(tile, tile_status::prefix, static_cast<T>(op(exclusive, aggregate)));
     return some<T>(exclusive);
