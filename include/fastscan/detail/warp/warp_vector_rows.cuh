@@ -34,31 +34,58 @@ struct warp_vector_rows {
     maybe<T> round_total[Rounds]; // the fold of the round's rows, in every lane
   };
 
-  // The fold of the segment's (valid) elements, in lane 0; none where no element is valid.
+  // The fold of the segment's (valid) elements, in lane 0; none where no element is valid. A full
+  // segment's rounds fold plain values (no validity to carry through the shuffles), each round's tree
+  // independent of the others' so that they overlap.
   template <bool Partial, class Op>
   __device__ __forceinline__ static maybe<T> reduce(T const* segment, int valid, Op const& op) {
     const int lane = static_cast<int>(threadIdx.x % 32);
-    maybe<T> total = none<T>();
+    if constexpr (!Partial) {
+      T round_totals[Rounds];
 #pragma unroll
-    for (int r = 0; r < Rounds; ++r) {
-      T row[Vector];
-      load_row(segment, r, lane, row);
-      const int first = (r * 32 + lane) * Vector;
-      maybe<T> x = none<T>();
-      if (!Partial || first < valid) {
-        x = some<T>(row[0]);
+      for (int r = 0; r < Rounds; ++r) {
+        T row[Vector];
+        load_row(segment, r, lane, row);
+        T x = row[0];
 #pragma unroll
-        for (int j = 1; j < Vector; ++j)
-          if (!Partial || first + j < valid) x.value = static_cast<T>(op(x.value, row[j]));
+        for (int j = 1; j < Vector; ++j) x = static_cast<T>(op(x, row[j]));
+        round_totals[r] = x;
       }
 #pragma unroll
       for (int d = 1; d < 32; d *= 2) {
-        const maybe<T> right = shuffle_any<shuffle_from::higher_lane>(x, d);
-        if ((lane & (2 * d - 1)) == 0) x = combine_maybe(x, right, op);
+#pragma unroll
+        for (int r = 0; r < Rounds; ++r) {
+          const T right = shuffle_any<shuffle_from::higher_lane>(round_totals[r], d);
+          if ((lane & (2 * d - 1)) == 0) round_totals[r] = static_cast<T>(op(round_totals[r], right));
+        }
       }
-      total = combine_maybe(total, x, op);
+      T total = round_totals[0];
+#pragma unroll
+      for (int r = 1; r < Rounds; ++r) total = static_cast<T>(op(total, round_totals[r]));
+      return some<T>(total);
+    } else {
+      maybe<T> total = none<T>();
+#pragma unroll
+      for (int r = 0; r < Rounds; ++r) {
+        T row[Vector];
+        load_row(segment, r, lane, row);
+        const int first = (r * 32 + lane) * Vector;
+        maybe<T> x = none<T>();
+        if (first < valid) {
+          x = some<T>(row[0]);
+#pragma unroll
+          for (int j = 1; j < Vector; ++j)
+            if (first + j < valid) x.value = static_cast<T>(op(x.value, row[j]));
+        }
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+          const maybe<T> right = shuffle_any<shuffle_from::higher_lane>(x, d);
+          if ((lane & (2 * d - 1)) == 0) x = combine_maybe(x, right, op);
+        }
+        total = combine_maybe(total, x, op);
+      }
+      return total;
     }
-    return total;
   }
 
   // Step I and II for every round: rows into registers, scanned within; the column's prefixes.
@@ -70,24 +97,45 @@ struct warp_vector_rows {
       load_row(segment, r, lane, s.rows[r]);
 #pragma unroll
       for (int j = 1; j < Vector; ++j) s.rows[r][j] = static_cast<T>(op(s.rows[r][j - 1], s.rows[r][j]));
-      const int first = (r * 32 + lane) * Vector;
-      maybe<T> x = none<T>();
-      if (!Partial || first < valid) {
-        x = some<T>(s.rows[r][Vector - 1]);
-        if constexpr (Partial) {  // the row's last valid element (a constant index: the rows stay in registers)
+    }
+    if constexpr (!Partial) {
+      // Every row is whole: the column scans plain values, the rounds' scans independent.
+      T column[Rounds];
 #pragma unroll
-          for (int j = 0; j < Vector - 1; ++j)
-            if (first + j + 1 == valid) x.value = s.rows[r][j];
+      for (int r = 0; r < Rounds; ++r) column[r] = s.rows[r][Vector - 1];
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+#pragma unroll
+        for (int r = 0; r < Rounds; ++r) {
+          const T left = shuffle_any<shuffle_from::lower_lane>(column[r], d);
+          if (lane >= d) column[r] = static_cast<T>(op(left, column[r]));
         }
       }
 #pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        const maybe<T> left = shuffle_any<shuffle_from::lower_lane>(x, d);
-        if (lane >= d) x = combine_maybe(left, x, op);
+      for (int r = 0; r < Rounds; ++r) {
+        s.before[r] = maybe<T>{shuffle_any<shuffle_from::lower_lane>(column[r], 1), lane != 0};
+        s.round_total[r] = some<T>(shuffle_any<shuffle_from::lane>(column[r], 31));
       }
-      const maybe<T> before = shuffle_any<shuffle_from::lower_lane>(x, 1);
-      s.before[r] = lane == 0 ? none<T>() : before;
-      s.round_total[r] = shuffle_any<shuffle_from::lane>(x, 31);
+    } else {
+#pragma unroll
+      for (int r = 0; r < Rounds; ++r) {
+        const int first = (r * 32 + lane) * Vector;
+        maybe<T> x = none<T>();
+        if (first < valid) {
+          x = some<T>(s.rows[r][Vector - 1]);
+#pragma unroll
+          for (int j = 0; j < Vector - 1; ++j)  // the row's last valid element (a constant index: registers)
+            if (first + j + 1 == valid) x.value = s.rows[r][j];
+        }
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+          const maybe<T> left = shuffle_any<shuffle_from::lower_lane>(x, d);
+          if (lane >= d) x = combine_maybe(left, x, op);
+        }
+        const maybe<T> before = shuffle_any<shuffle_from::lower_lane>(x, 1);
+        s.before[r] = lane == 0 ? none<T>() : before;
+        s.round_total[r] = shuffle_any<shuffle_from::lane>(x, 31);
+      }
     }
   }
 
