@@ -69,9 +69,18 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, const T* input, T* output
   bool capable = false;
   FASTSCAN_CUDA_TRY(pipelined_scan_device(sms, capable));
   const offset_t grid = tiles < sms ? tiles : sms;
-  if (!arena.measuring())
-    FASTSCAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(sizeof(storage_t))));
+  if (!arena.measuring()) {
+    // Once per device and kernel: the storage exceeds the default 48 KiB of dynamic shared memory.
+    constexpr int cached_devices = 64;
+    static std::atomic<bool> allowed[cached_devices] = {};
+    int device = 0;
+    FASTSCAN_CUDA_TRY(cudaGetDevice(&device));
+    if (device >= cached_devices || !allowed[device].load(std::memory_order_relaxed)) {
+      FASTSCAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(sizeof(storage_t))));
+      if (device < cached_devices) allowed[device].store(true, std::memory_order_relaxed);
+    }
+  }
   return with_tile_state<T>(
       arena, tiles, stream, false,
       [&](tile_state<T> const& state) {
