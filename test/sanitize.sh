@@ -65,6 +65,14 @@ run racecheck racecheck_deterministic_single_pass deterministic_test '*EqualsThe
 run synccheck synccheck_deterministic_single_pass deterministic_test '*EqualsTheHostFormula*' &
 run memcheck memcheck_by_key_widths scan_by_key_widths_test '*' &
 wait
+# The pipelined single pass (bulk copies into a ring of stages, mbarriers, warp roles), its size rule
+# lowered by the test to small calls.
+export FASTSCAN_TEST_MAX_N=1100000
+run memcheck memcheck_pipelined single_pass_test '*PipelinedSinglePass.SmallSizes*' &
+run racecheck racecheck_pipelined single_pass_test '*PipelinedSinglePass.SmallSizes*' &
+run synccheck synccheck_pipelined single_pass_test '*PipelinedSinglePass.SmallSizes*' &
+wait
+export FASTSCAN_TEST_MAX_N=1048576
 # Stream compaction (the select kernel): every policy family and operation, sizes up to the cap.
 run memcheck memcheck_select select_test '*CopyIfKeeps*:*PartitionCopy*:*PartitionInPlace*:*Unique*:*EveryElementWidth*' &
 run racecheck racecheck_select select_test '*/matrix.*Unique*:*/blelloch.*PartitionCopy*:*/hillis_steele.*RemoveInPlace*' &

@@ -8,6 +8,8 @@
 
 #include "common/policies.cuh"
 
+#include <fastscan/detail/dispatch/device_facts.cuh>
+#include <fastscan/detail/dispatch/dispatch_pipelined_scan.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/dispatch/tile_state_registry.cuh>
 
@@ -296,6 +298,14 @@ TYPED_TEST(staged_tiles_test, EveryPathAtWindowEdges) {
       thrust::exclusive_scan(policy, d_values.begin(), d_values.end(), d_sums.begin(), -3);
     });
     ASSERT_TRUE(all_equal(reference_exclusive<int, int>(values, thrust::plus<>{}, -3), to_host(d_sums)));
+    thrust::exclusive_scan(fastscan::matrix, d_values.begin() + 1, d_values.end(), d_sums.begin() + 1, -3);
+    {  // misaligned by one element: the one-tile-a-block pass
+      const std::vector<int> tail(values.begin() + 1, values.end());
+      const auto expected = reference_exclusive<int, int>(tail, thrust::plus<>{}, -3);
+      const auto got = to_host(d_sums);
+      ASSERT_TRUE(std::equal(expected.begin(), expected.end(), got.begin() + 1));
+      ASSERT_EQ(got[0], -3);
+    }
     thrust::inclusive_scan(TypeParam::blocking, d_values.begin(), d_values.end(), d_values.begin());  // in place
     ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::plus<>{}), to_host(d_values)));
 
@@ -334,8 +344,18 @@ struct compose_packed32 {
 // call's draws ended, the pipelined blocks' final empty draws included).
 TEST(PipelinedSinglePass, SizesPastTheL2) {
   FASTSCAN_REQUIRE_GPU();
-  std::size_t l2 = 0;
-  ASSERT_EQ(fastscan::detail::l2_cache_bytes(l2), cudaSuccess);
+  fastscan::detail::device_facts device{};
+  ASSERT_EQ(fastscan::detail::current_device_facts(device), cudaSuccess);
+  const std::size_t l2 = device.l2_bytes;
+  if (device.compute_major >= 9) {  // the calls below do take the pipelined pass there
+    using matrix = fastscan::detail::matrix_drivers::single_pass;
+    static_assert(matrix::has_pipelined_tuning<int> && matrix::has_pipelined_tuning<double>);
+    bool runs = false;
+    ASSERT_EQ((fastscan::detail::pipelined_kernel_runs<matrix::pipelined_tuning<int>, fastscan::detail::scan_kind::exclusive,
+                                                       int, thrust::plus<>>(device, runs)),
+              cudaSuccess);
+    EXPECT_TRUE(runs);
+  }
   const std::size_t tile4 = 8192, tile8 = 4096;  // elements of a 32 KiB tile
   const std::size_t first4 = (l2 / 4 / tile4 + 1) * tile4, first8 = (l2 / 8 / tile8 + 1) * tile8;
   scoped_stream stream, other;
@@ -347,6 +367,14 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
     auto d_sums = poisoned_device_vector<int>(n);
     thrust::exclusive_scan(fastscan::matrix, d_values.begin(), d_values.end(), d_sums.begin(), -3);
     ASSERT_TRUE(all_equal(reference_exclusive<int, int>(values, thrust::plus<>{}, -3), to_host(d_sums)));
+    thrust::exclusive_scan(fastscan::matrix, d_values.begin() + 1, d_values.end(), d_sums.begin() + 1, -3);
+    {  // misaligned by one element: the one-tile-a-block pass
+      const std::vector<int> tail(values.begin() + 1, values.end());
+      const auto expected = reference_exclusive<int, int>(tail, thrust::plus<>{}, -3);
+      const auto got = to_host(d_sums);
+      ASSERT_TRUE(std::equal(expected.begin(), expected.end(), got.begin() + 1));
+      ASSERT_EQ(got[0], -3);
+    }
     thrust::inclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_values.begin(), d_values.end(),
                            d_values.begin());  // in place
     ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
@@ -398,6 +426,94 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
   ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
   for (std::size_t c = 0; c < inputs.size(); ++c)
     ASSERT_TRUE(all_equal(reference_inclusive<int, int>(inputs[c], thrust::plus<>{}), to_host(d_out[c]))) << "call " << c;
+}
+
+// The pipelined single pass with its size rule lowered to every call of two tiles or more (quick enough
+// for the sanitizers): fewer tiles than SMs (grids of 2 .. SMs blocks), one block per SM with several
+// rounds of the stage and metadata rings, partial last tiles of each shape, init and no init,
+// non-commutative, in place, doubles, two streams, and a scan captured into a graph and replayed.
+TEST(PipelinedSinglePass, SmallSizesWithTheSizeRuleLowered) {
+  FASTSCAN_REQUIRE_GPU();
+  fastscan::detail::device_facts device{};
+  ASSERT_EQ(fastscan::detail::current_device_facts(device), cudaSuccess);
+  if (device.compute_major < 9) GTEST_SKIP() << "the pipelined single pass runs on sm_90 and later";
+  struct lowered_rule {
+    lowered_rule() { fastscan::detail::pipelined_scan_min_bytes_for_tests() = 1; }
+    ~lowered_rule() { fastscan::detail::pipelined_scan_min_bytes_for_tests() = 0; }
+  } lowered;
+  const std::size_t tile4 = 8192, tile8 = 4096, sms = static_cast<std::size_t>(device.sms);
+  scoped_stream stream, other;
+  for (std::size_t n : capped({tile4 + 1, 2 * tile4, 2 * tile4 + 3, 5 * tile4 + 1025, 7919 * 3, (sms - 1) * tile4 + 17,
+                               sms * tile4, sms * tile4 + 1, 3 * sms * tile4 + 4 * 32 * 4 + 1, 104729 * 13})) {
+    SCOPED_TRACE("4-byte n = " + std::to_string(n));
+    const auto values = random_vector<int>(n, 9500 + n);
+    auto d_values = to_device(values);
+    auto d_sums = poisoned_device_vector<int>(n);
+    thrust::exclusive_scan(fastscan::matrix.on(stream.get()), d_values.begin(), d_values.end(), d_sums.begin(), 11);
+    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(values, thrust::plus<>{}, 11), to_host(d_sums)));
+    auto d_sums_other = poisoned_device_vector<int>(n);
+    thrust::inclusive_scan(fastscan::matrix_nosync.on(other.get()), d_values.begin(), d_values.end(),
+                           d_sums_other.begin(), thrust::maximum<int>{});
+    thrust::inclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_values.begin(), d_values.end(),
+                           d_values.begin());  // in place
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(other.get()), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::plus<>{}), to_host(d_values)));
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::maximum<int>{}), to_host(d_sums_other)));
+
+    std::vector<std::uint32_t> maps(n);
+    for (std::size_t i = 0; i < n; ++i) maps[i] = static_cast<std::uint32_t>(splitmix64(9600 + i)) | 1u;
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<std::uint32_t>(n);
+    thrust::exclusive_scan(fastscan::matrix, d_maps.begin(), d_maps.end(), d_composed.begin(), std::uint32_t{7u << 16 | 3u},
+                           compose_packed16{});
+    ASSERT_TRUE(all_equal(reference_exclusive<std::uint32_t, std::uint32_t>(maps, compose_packed16{}, 7u << 16 | 3u),
+                          to_host(d_composed)));
+  }
+  for (std::size_t n : capped({tile8 + 1, 2 * tile8 + 1, 9 * tile8 + 511, sms * tile8 - 1, 2 * sms * tile8 + 3})) {
+    SCOPED_TRACE("8-byte n = " + std::to_string(n));
+    std::vector<std::uint64_t> maps(n);
+    for (std::size_t i = 0; i < n; ++i) maps[i] = splitmix64(9700 + i) | 1u;
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<std::uint64_t>(n);
+    thrust::exclusive_scan(fastscan::matrix, d_maps.begin(), d_maps.end(), d_composed.begin(), std::uint64_t{5},
+                           compose_packed32{});
+    ASSERT_TRUE(all_equal(reference_exclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}, 5u),
+                          to_host(d_composed)));
+    std::vector<double> values(n);  // small integers: every association order gives the same bits
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<double>(static_cast<int>(splitmix64(i + 3 * n) % 201) - 100);
+    auto d_values = to_device(values);
+    thrust::inclusive_scan(fastscan::matrix, d_values.begin(), d_values.end(), d_values.begin());
+    ASSERT_TRUE(all_equal(reference_inclusive<double, double>(values, thrust::plus<>{}), to_host(d_values)));
+  }
+  // Captured into a graph: the statuses come from the call's temporary storage, zeroed in the graph.
+  const std::size_t n = 3 * sms * tile4 / 2 + 5;
+  thrust::device_vector<int> d_in(n);
+  auto d_out = poisoned_device_vector<int>(n);
+  cudaGraph_t graph{};
+  ASSERT_EQ(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  std::string failure;
+  try {
+    thrust::inclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_in.begin(), d_in.end(), d_out.begin());
+  } catch (std::exception const& error) {
+    failure = error.what();
+  }
+  ASSERT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess);
+  ASSERT_EQ(failure, "");
+  cudaGraphExec_t exec{};
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < 3; ++replay) {
+    SCOPED_TRACE("replay " + std::to_string(replay));
+    const auto input = random_vector<int>(n, 9800 + replay);
+    thrust::copy(input.begin(), input.end(), d_in.begin());
+    ASSERT_EQ(cudaMemset(thrust::raw_pointer_cast(d_out.data()), 0xA5, n * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream.get()), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
 }
 
 // Large and small calls interleaved on one stream: each call's tile numbers start where the previous
@@ -622,8 +738,9 @@ TEST(TileAccessPlan, SmallCallsPrefetchWithoutAskingTheDevice) {
 TEST(TileAccessPlan, LargerCallsByTheL2Size) {
   FASTSCAN_REQUIRE_GPU();
   using fastscan::detail::tile_access;
-  std::size_t l2 = 0;
-  ASSERT_EQ(fastscan::detail::l2_cache_bytes(l2), cudaSuccess);
+  fastscan::detail::device_facts device{};
+  ASSERT_EQ(fastscan::detail::current_device_facts(device), cudaSuccess);
+  const std::size_t l2 = device.l2_bytes;
   ASSERT_GT(l2, 0u);
   tile_access access = tile_access::elements;
   if (l2 > fastscan::detail::latency_bound_footprint_bytes) {  // data that may sit in L2: plain vectors

@@ -4,6 +4,7 @@
 // (a measuring pass and a real pass take the same decision).
 
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/dispatch/device_facts.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/kernels/block_storage.cuh>
 
@@ -32,11 +33,9 @@ cudaError_t plan_block_storage([[maybe_unused]] temp_arena& arena, [[maybe_unuse
   launch = block_storage_launch{};
   if constexpr (!fits_static_shared<Storage>) {
     constexpr std::size_t bytes = spilled_storage_bytes<Storage>;
-    int device = 0;
-    int opt_in_limit = 0;
-    FASTSCAN_CUDA_TRY(cudaGetDevice(&device));
-    FASTSCAN_CUDA_TRY(cudaDeviceGetAttribute(&opt_in_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    std::size_t limit = static_cast<std::size_t>(opt_in_limit);
+    device_facts device{};
+    FASTSCAN_CUDA_TRY(current_device_facts(device));
+    std::size_t limit = device.shared_per_block_opt_in;
     if (dynamic_shared_limit_for_tests() != 0 && dynamic_shared_limit_for_tests() < limit) limit = dynamic_shared_limit_for_tests();
     if (bytes <= limit) {
       if (!arena.measuring()) {

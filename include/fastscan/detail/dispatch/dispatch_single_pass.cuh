@@ -71,11 +71,10 @@ cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt outp
                 is_contiguous_of<OutputIt, AccT>) {
     const AccT* first = thrust::raw_pointer_cast(&*input);
     AccT* result = thrust::raw_pointer_cast(&*output);
-    bool takes = false;
-    FASTSCAN_CUDA_TRY(pipelined_scan_takes(first, result, n, takes));
-    if (takes)
-      return dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, AccT>(
-          arena, first, result, n, op, init, stream);
+    bool taken = false;
+    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, AccT>(
+        arena, first, result, n, op, init, stream, taken)));
+    if (taken) return cudaSuccess;
   }
   if constexpr (Algorithm::template has_large_tuning<AccT>) {
     using large = typename Algorithm::template large_tuning<AccT>;

@@ -4,10 +4,10 @@
 
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/config.cuh>
+#include <fastscan/detail/dispatch/device_facts.cuh>
 
 #include <cuda_runtime_api.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -46,25 +46,6 @@ bool staged_copy_possible(It it) {
   }
 }
 
-// The current device's L2 cache size, queried once per device.
-inline cudaError_t l2_cache_bytes(std::size_t& bytes) {
-  constexpr int cached_devices = 64;
-  static std::atomic<long long> cached[cached_devices] = {};  // 0: not queried yet
-  int device = 0;
-  FASTSCAN_CUDA_TRY(cudaGetDevice(&device));
-  if (device < cached_devices) {
-    if (const long long known = cached[device].load(std::memory_order_relaxed); known > 0) {
-      bytes = static_cast<std::size_t>(known);
-      return cudaSuccess;
-    }
-  }
-  int size = 0;
-  FASTSCAN_CUDA_TRY(cudaDeviceGetAttribute(&size, cudaDevAttrL2CacheSize, device));
-  bytes = static_cast<std::size_t>(size);
-  if (device < cached_devices && size > 0) cached[device].store(size, std::memory_order_relaxed);
-  return cudaSuccess;
-}
-
 // Vectors where they are possible, neither prefetched nor streaming (drivers that number tiles by
 // blockIdx, where the draw the prefetch overlaps does not exist).
 inline tile_access plain_tile_access(bool vectors_possible) {
@@ -84,9 +65,9 @@ enum class footprint_class { latency_bound, may_fit_l2, beyond_l2 };
 inline cudaError_t classify_footprint(std::size_t footprint_bytes, footprint_class& where) {
   where = footprint_class::latency_bound;
   if (footprint_bytes <= latency_bound_footprint_bytes) return cudaSuccess;
-  std::size_t l2_bytes = 0;
-  FASTSCAN_CUDA_TRY(l2_cache_bytes(l2_bytes));
-  where = footprint_bytes > l2_bytes ? footprint_class::beyond_l2 : footprint_class::may_fit_l2;
+  device_facts device{};
+  FASTSCAN_CUDA_TRY(current_device_facts(device));
+  where = footprint_bytes > device.l2_bytes ? footprint_class::beyond_l2 : footprint_class::may_fit_l2;
   return cudaSuccess;
 }
 

@@ -6,7 +6,18 @@
 
 #include <fastscan/detail/config.cuh>
 
+#include <cstddef>
+
 namespace fastscan::detail {
+
+// What the host-side choices of a tuning may depend on, per device (dispatch/device_facts.cuh queries
+// them once per device).
+struct device_facts {
+  int sms = 0;
+  int compute_major = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t shared_per_block_opt_in = 0;  // the most dynamic shared memory a block may opt in to
+};
 
 // How tiles are stitched together across the grid.
 enum class multi_block {

@@ -44,6 +44,10 @@ struct pipelined_scan_tuning {
   static constexpr int threads = 32 * (2 + reduce_warps + scan_warps);
   static constexpr int metadata_slots = 2 * stages;
   static_assert(rounds * ScanWarps * 32 * 16 == StageBytes && ScanWarps % ReduceWarps == 0, "a tile splits evenly");
+
+  // Calls whose data do not fit in the device's L2: below that the one-tile-a-block single pass is
+  // faster (the data sit in L2, and short-lived blocks use its bandwidth better; bench/PERFORMANCE.md).
+  static bool takes(std::size_t input_bytes, device_facts const& device) { return input_bytes > device.l2_bytes; }
 };
 
 // The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
@@ -101,7 +105,7 @@ struct matrix_algorithm {
 
   // Plain single-pass scans of 4- and 8-byte arithmetic types whose data do not fit in L2, on sm_90 and
   // later: the pipelined single pass (agent_pipelined_scan.cuh), 32 KiB tiles in seven stages, eight
-  // scan and four reduce warps. Its size threshold is the device's (pipelined_scan_min_bytes).
+  // scan and four reduce warps; which calls it takes on a device: pipelined_scan_tuning::takes.
   template <class T>
   static constexpr bool has_pipelined_tuning = Strategy == multi_block::single_pass && std::is_arithmetic_v<T> &&
                                                (sizeof(T) == 4 || sizeof(T) == 8) && PadRows &&

@@ -1,0 +1,55 @@
+#pragma once
+// What dispatch asks of the current device (tuning_common.cuh: device_facts), queried once per device at
+// first use and kept for the process.
+
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/tuning/tuning_common.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstddef>
+
+namespace fastscan::detail {
+
+inline cudaError_t current_device_facts(device_facts& facts) {
+  // Devices past the first 64 are queried at every call. Two threads that query one device at once store
+  // the same values; `known` is set after the fields.
+  constexpr int cached_devices = 64;
+  struct cached_facts {
+    std::atomic<bool> known{false};
+    std::atomic<int> sms{0}, compute_major{0};
+    std::atomic<long long> l2_bytes{0}, shared_per_block_opt_in{0};
+  };
+  static cached_facts cached[cached_devices];
+  int device = 0;
+  FASTSCAN_CUDA_TRY(cudaGetDevice(&device));
+  if (device < cached_devices && cached[device].known.load(std::memory_order_acquire)) {
+    const cached_facts& c = cached[device];
+    facts.sms = c.sms.load(std::memory_order_relaxed);
+    facts.compute_major = c.compute_major.load(std::memory_order_relaxed);
+    facts.l2_bytes = static_cast<std::size_t>(c.l2_bytes.load(std::memory_order_relaxed));
+    facts.shared_per_block_opt_in = static_cast<std::size_t>(c.shared_per_block_opt_in.load(std::memory_order_relaxed));
+    return cudaSuccess;
+  }
+  int sms = 0, major = 0, l2 = 0, opt_in = 0;
+  FASTSCAN_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  FASTSCAN_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  FASTSCAN_CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  FASTSCAN_CUDA_TRY(cudaDeviceGetAttribute(&opt_in, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  facts.sms = sms;
+  facts.compute_major = major;
+  facts.l2_bytes = static_cast<std::size_t>(l2);
+  facts.shared_per_block_opt_in = static_cast<std::size_t>(opt_in);
+  if (device < cached_devices) {
+    cached_facts& c = cached[device];
+    c.sms.store(sms, std::memory_order_relaxed);
+    c.compute_major.store(major, std::memory_order_relaxed);
+    c.l2_bytes.store(l2, std::memory_order_relaxed);
+    c.shared_per_block_opt_in.store(opt_in, std::memory_order_relaxed);
+    c.known.store(true, std::memory_order_release);
+  }
+  return cudaSuccess;
+}
+
+}  // namespace fastscan::detail
