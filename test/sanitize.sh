@@ -66,11 +66,11 @@ run synccheck synccheck_deterministic_single_pass deterministic_test '*EqualsThe
 run memcheck memcheck_by_key_widths scan_by_key_widths_test '*' &
 wait
 # The pipelined single pass (bulk copies into a ring of stages, mbarriers, warp roles), its size rule
-# lowered by the test to small calls.
-export FASTSCAN_TEST_MAX_N=1100000
-run memcheck memcheck_pipelined single_pass_test '*PipelinedSinglePass.SmallSizes*' &
-run racecheck racecheck_pipelined single_pass_test '*PipelinedSinglePass.SmallSizes*' &
-run synccheck synccheck_pipelined single_pass_test '*PipelinedSinglePass.SmallSizes*' &
+# lowered by the test to small calls, grids of at most three blocks going round their rings.
+export FASTSCAN_TEST_MAX_N=400000
+run memcheck memcheck_pipelined single_pass_test '*PipelinedSinglePassLowered*' &
+run racecheck racecheck_pipelined single_pass_test '*PipelinedSinglePassLowered*AtMost3Blocks' &
+run synccheck synccheck_pipelined single_pass_test '*PipelinedSinglePassLowered*' &
 wait
 export FASTSCAN_TEST_MAX_N=1048576
 # Stream compaction (the select kernel): every policy family and operation, sizes up to the cap.

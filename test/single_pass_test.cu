@@ -431,16 +431,19 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
 // The pipelined single pass with its size rule lowered to every call of two tiles or more (quick enough
 // for the sanitizers): fewer tiles than SMs (grids of 2 .. SMs blocks), one block per SM with several
 // rounds of the stage and metadata rings, partial last tiles of each shape, init and no init,
-// non-commutative, in place, doubles, two streams, and a scan captured into a graph and replayed.
-TEST(PipelinedSinglePass, SmallSizesWithTheSizeRuleLowered) {
+// non-commutative, in place, doubles, two streams, and a scan captured into a graph and replayed; then
+// again with grids of at most three blocks, each going round its rings many times.
+class PipelinedSinglePassLowered : public ::testing::TestWithParam<int> {};
+
+TEST_P(PipelinedSinglePassLowered, SmallSizes) {
   FASTSCAN_REQUIRE_GPU();
   fastscan::detail::device_facts device{};
   ASSERT_EQ(fastscan::detail::current_device_facts(device), cudaSuccess);
   if (device.compute_major < 9) GTEST_SKIP() << "the pipelined single pass runs on sm_90 and later";
   struct lowered_rule {
-    lowered_rule() { fastscan::detail::pipelined_scan_min_bytes_for_tests() = 1; }
-    ~lowered_rule() { fastscan::detail::pipelined_scan_min_bytes_for_tests() = 0; }
-  } lowered;
+    explicit lowered_rule(int max_blocks) { fastscan::detail::pipelined_scan_overrides_for_tests() = {1, max_blocks}; }
+    ~lowered_rule() { fastscan::detail::pipelined_scan_overrides_for_tests() = {}; }
+  } lowered(GetParam());
   const std::size_t tile4 = 8192, tile8 = 4096, sms = static_cast<std::size_t>(device.sms);
   scoped_stream stream, other;
   for (std::size_t n : capped({tile4 + 1, 2 * tile4, 2 * tile4 + 3, 5 * tile4 + 1025, 7919 * 3, (sms - 1) * tile4 + 17,
@@ -449,17 +452,17 @@ TEST(PipelinedSinglePass, SmallSizesWithTheSizeRuleLowered) {
     const auto values = random_vector<int>(n, 9500 + n);
     auto d_values = to_device(values);
     auto d_sums = poisoned_device_vector<int>(n);
-    thrust::exclusive_scan(fastscan::matrix.on(stream.get()), d_values.begin(), d_values.end(), d_sums.begin(), 11);
-    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(values, thrust::plus<>{}, 11), to_host(d_sums)));
     auto d_sums_other = poisoned_device_vector<int>(n);
+    thrust::exclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_values.begin(), d_values.end(), d_sums.begin(), 11);
     thrust::inclusive_scan(fastscan::matrix_nosync.on(other.get()), d_values.begin(), d_values.end(),
                            d_sums_other.begin(), thrust::maximum<int>{});
-    thrust::inclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_values.begin(), d_values.end(),
-                           d_values.begin());  // in place
     ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(other.get()), cudaSuccess);
-    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::plus<>{}), to_host(d_values)));
+    ASSERT_TRUE(all_equal(reference_exclusive<int, int>(values, thrust::plus<>{}, 11), to_host(d_sums)));
     ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::maximum<int>{}), to_host(d_sums_other)));
+    thrust::inclusive_scan(fastscan::matrix.on(stream.get()), d_values.begin(), d_values.end(),
+                           d_values.begin());  // in place
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(values, thrust::plus<>{}), to_host(d_values)));
 
     std::vector<std::uint32_t> maps(n);
     for (std::size_t i = 0; i < n; ++i) maps[i] = static_cast<std::uint32_t>(splitmix64(9600 + i)) | 1u;
@@ -487,7 +490,7 @@ TEST(PipelinedSinglePass, SmallSizesWithTheSizeRuleLowered) {
     ASSERT_TRUE(all_equal(reference_inclusive<double, double>(values, thrust::plus<>{}), to_host(d_values)));
   }
   // Captured into a graph: the statuses come from the call's temporary storage, zeroed in the graph.
-  const std::size_t n = 3 * sms * tile4 / 2 + 5;
+  const std::size_t n = 40 * tile4 + 5;
   thrust::device_vector<int> d_in(n);
   auto d_out = poisoned_device_vector<int>(n);
   cudaGraph_t graph{};
@@ -515,6 +518,11 @@ TEST(PipelinedSinglePass, SmallSizesWithTheSizeRuleLowered) {
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
 }
+
+INSTANTIATE_TEST_SUITE_P(PipelinedSinglePass, PipelinedSinglePassLowered, ::testing::Values(0, 3),
+                         [](::testing::TestParamInfo<int> const& info) {
+                           return info.param == 0 ? std::string("BlockPerSm") : "AtMost" + std::to_string(info.param) + "Blocks";
+                         });
 
 // Large and small calls interleaved on one stream: each call's tile numbers start where the previous
 // call's draws ended.

@@ -89,10 +89,11 @@ struct agent_pipelined_scan {
     return rest < tile_items ? rest : tile_items;
   }
 
-  // Waits for a barrier's phase unless the block has drawn its last tile before use k.
+  // Waits for a barrier's phase unless the block has drawn its last tile before use k. The last use is a
+  // flag polled outside any barrier: atomic accesses.
   __device__ static bool wait_unless_done(std::uint64_t* barrier, unsigned parity, shared_storage& s, int k) {
     while (!barrier_try_wait(barrier, parity)) {
-      const int last = *static_cast<volatile int*>(&s.last_use);
+      const int last = atomicAdd(&s.last_use, 0);
       if (last >= 0 && k > last) return false;
     }
     return true;
@@ -131,7 +132,7 @@ struct agent_pipelined_scan {
       if (tile < 0) {
         if (reduce_warp == 0 && lane == 0) {
           s.tile[slot] = -1;
-          *static_cast<volatile int*>(&s.last_use) = k;
+          atomicExch(&s.last_use, k);
           barrier_arrive(&s.reduced[slot]);
         }
         return;

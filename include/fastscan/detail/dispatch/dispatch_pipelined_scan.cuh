@@ -51,11 +51,16 @@ cudaError_t pipelined_kernel_runs(device_facts const& device, bool& runs) {
   return cudaSuccess;
 }
 
-// When set (non-zero), the pipelined pass takes every call of at least this many bytes and two tiles in
-// place of its tuning's rule: lets tests and sanitizers run it on small inputs.
-inline std::size_t& pipelined_scan_min_bytes_for_tests() {
-  static std::size_t min_bytes = 0;
-  return min_bytes;
+// Lets tests and sanitizers run the pipelined pass on small inputs: when min_bytes is set (non-zero), it
+// takes every call of at least that many bytes and two tiles in place of its tuning's rule; when
+// max_blocks is set, its grid has at most that many blocks (each then goes round its rings many times).
+struct pipelined_scan_test_overrides {
+  std::size_t min_bytes = 0;
+  int max_blocks = 0;
+};
+inline pipelined_scan_test_overrides& pipelined_scan_overrides_for_tests() {
+  static pipelined_scan_test_overrides overrides;
+  return overrides;
 }
 
 // Runs the scan of n elements of T from input to output (contiguous memory of T: the caller checked the
@@ -68,7 +73,8 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, const T* input, T* output
   if (reinterpret_cast<std::uintptr_t>(input) % 16 != 0 || reinterpret_cast<std::uintptr_t>(output) % 16 != 0)
     return cudaSuccess;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
-  const std::size_t forced_min_bytes = pipelined_scan_min_bytes_for_tests();
+  const pipelined_scan_test_overrides overrides = pipelined_scan_overrides_for_tests();
+  const std::size_t forced_min_bytes = overrides.min_bytes;
   const offset_t tiles = (n + Tuning::tile_items - 1) / Tuning::tile_items;
   if (tiles < 2) return cudaSuccess;  // one tile: the plain pass, whose single block keeps no statuses
   if (forced_min_bytes == 0 && bytes <= latency_bound_footprint_bytes) return cudaSuccess;  // without asking the device
@@ -81,7 +87,8 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, const T* input, T* output
   taken = true;
 
   using storage_t = typename agent_pipelined_scan<Tuning, T>::shared_storage;
-  const offset_t grid = tiles < device.sms ? tiles : device.sms;
+  const offset_t blocks = overrides.max_blocks > 0 && overrides.max_blocks < device.sms ? overrides.max_blocks : device.sms;
+  const offset_t grid = tiles < blocks ? tiles : blocks;
   return with_tile_state<T>(
       arena, tiles, stream, false,
       [&](tile_state<T> const& state) {
