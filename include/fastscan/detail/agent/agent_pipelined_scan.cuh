@@ -38,7 +38,7 @@ struct agent_pipelined_scan {
   struct shared_storage {
     alignas(128) T stage[stages][tile_items];
     std::uint64_t full[stages];   // the stage's copy has landed
-    std::uint64_t empty[stages];  // the reduce warps and every scan warp are done reading it
+    std::uint64_t empty[stages];  // every lane of the reduce and scan warps is done reading it
     std::uint64_t reduced[slots]; // the slot's tile, size, aggregate and segment totals are written
     std::uint64_t carried[slots]; // the slot's carry is written
     offset_t stage_tile[stages];  // the tile the producer copied there; -1: no more tiles
@@ -62,11 +62,11 @@ struct agent_pipelined_scan {
     if (threadIdx.x == 0) {
       for (int i = 0; i < stages; ++i) {
         barrier_init(&s.full[i], 1);
-        barrier_init(&s.empty[i], 1 + scan_warps);
+        barrier_init(&s.empty[i], 32 * (reduce_warps + scan_warps));
       }
       for (int i = 0; i < slots; ++i) {
         barrier_init(&s.reduced[i], 1);
-        barrier_init(&s.carried[i], 1);
+        barrier_init(&s.carried[i], 32);
       }
       s.last_use = -1;
       barrier_init_fence();
@@ -151,6 +151,7 @@ struct agent_pipelined_scan {
           s.segment_has_total[slot][segment] = total.valid;
         }
       }
+      barrier_arrive(&s.empty[stage]);  // each lane for its own reads: the release covers no other lane's
       asm volatile("bar.sync 1, %0;" ::"r"(32 * reduce_warps) : "memory");
       if (reduce_warp == 0 && lane == 0) {
         maybe<T> aggregate = none<T>();
@@ -162,7 +163,6 @@ struct agent_pipelined_scan {
         const single_pass_prefix<T, Op, 1, status_wait::polling> prefix{state, tile, tile + 1 < tiles, op, init};
         prefix.publish(aggregate.value);
         barrier_arrive(&s.reduced[slot]);
-        barrier_arrive(&s.empty[stage]);
       }
     }
   }
@@ -176,7 +176,7 @@ struct agent_pipelined_scan {
       if (!wait_unless_done(&s.reduced[slot], (k / slots) & 1, s, k)) return;
       const offset_t tile = s.tile[slot];
       if (tile < 0) {
-        if (lane == 0) barrier_arrive(&s.carried[slot]);
+        barrier_arrive(&s.carried[slot]);
         return;
       }
       const single_pass_prefix<T, Op, 1, status_wait::polling> prefix{state, tile, tile + 1 < tiles, op, init};
@@ -184,19 +184,20 @@ struct agent_pipelined_scan {
       if (lane == 0) {
         s.carry[slot] = carry.value;
         s.has_carry[slot] = carry.valid;
-        barrier_arrive(&s.carried[slot]);
       }
+      __syncwarp();
+      barrier_arrive(&s.carried[slot]);  // every lane: its reads of the slot are done
     }
   }
 
   template <scan_kind Kind, class Op>
   __device__ static void scan_tiles(shared_storage& s, int segment, T* output, Op const& op) {
-    const int lane = static_cast<int>(threadIdx.x % 32);
     for (int k = 0;; ++k) {
       const int stage = k % stages, slot = k % slots;
       if (!wait_unless_done(&s.reduced[slot], (k / slots) & 1, s, k)) return;
       const offset_t tile = s.tile[slot];
       if (tile < 0) return;
+      barrier_wait(&s.full[stage], (k / stages) & 1);  // complete already; orders the copy before the reads
       const int items = segment_items_of(s.valid[slot], segment);
       maybe<T> before = none<T>();  // the tile's segments before this one
       for (int j = 0; j < segment; ++j)
@@ -208,8 +209,7 @@ struct agent_pipelined_scan {
       } else if (items > 0) {
         scan_segment<true, Kind>(s, stage, slot, k, first, items, before, out, op);
       } else {
-        __syncwarp();
-        if (lane == 0) barrier_arrive(&s.empty[stage]);
+        barrier_arrive(&s.empty[stage]);
         barrier_wait(&s.carried[slot], (k / slots) & 1);
       }
     }
@@ -223,8 +223,7 @@ struct agent_pipelined_scan {
     const int lane = static_cast<int>(threadIdx.x % 32);
     typename rows::local_scan local;
     rows::template scan_local<Partial>(first, items, op, local);
-    __syncwarp();
-    if (lane == 0) barrier_arrive(&s.empty[stage]);
+    barrier_arrive(&s.empty[stage]);
     barrier_wait(&s.carried[slot], (k / slots) & 1);
     const maybe<T> carry = combine_maybe(maybe<T>{s.carry[slot], s.has_carry[slot]}, before, op);
     rows::template finish<Kind>(local, carry, op);
