@@ -10,9 +10,11 @@
 //   then         scan warps, one segment of the tile each: the matrix scan with rows of one vector
 //                (warp_vector_rows.cuh) up to the carry, free the stage, wait for the carry, store.
 // A tile's number, size, aggregate, segment totals and carry live in a ring of metadata slots (twice the
-// stages) with barriers of their own: freeing a stage frees none of them. Every element is read once and
-// written once; in-place calls are safe (a tile's input is in shared memory before its output is
-// written). Input and output are 16-byte aligned memory of T; the last tile may be partial.
+// stages) with barriers of their own: freeing a stage frees none of them. Every lane that reads a stage
+// or a slot arrives on the barrier that frees it (an mbarrier arrival releases its own thread's accesses
+// only). Every element is read once and written once; in-place calls are safe (a tile's input is in
+// shared memory before its output is written). Input and output are 16-byte aligned memory of T; the
+// last tile may be partial.
 
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/agent/stage_ring.cuh>
