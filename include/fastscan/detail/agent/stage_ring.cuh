@@ -1,7 +1,7 @@
 #pragma once
 // Shared-memory stages filled by bulk copies (sm_90: cp.async.bulk, the one-dimensional form of the
 // tensor memory accelerator) and handed between the warps of a block by mbarriers. A stage's `full`
-// barrier completes when its copy has landed; its `empty` barrier when every warp that reads it has
+// barrier completes when its copy has landed; its `empty` barrier when every thread that reads it has
 // arrived. Waits name the phase by its parity: use k of a ring of S stages waits with parity (k / S) & 1.
 //
 // Device code for sm_90 and later only; on older architectures the functions compile to nothing and the
@@ -34,7 +34,8 @@ __device__ __forceinline__ void barrier_init_fence() {
 #endif
 }
 
-// Arrival with release semantics: the caller's earlier shared-memory writes are seen by whoever waits.
+// Arrival with release semantics: the calling thread's earlier accesses, and only its own, happen before
+// whatever follows the wait of the phase it completes.
 __device__ __forceinline__ void barrier_arrive(std::uint64_t* barrier) {
 #ifdef FASTSCAN_STAGE_RING_ASM
   asm volatile("{ .reg .b64 state; mbarrier.arrive.shared::cta.b64 state, [%0]; }" ::"r"(shared_address(barrier))
