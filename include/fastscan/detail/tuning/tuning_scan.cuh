@@ -46,8 +46,8 @@ struct pipelined_scan_tuning {
   static_assert(rounds * ScanWarps * 32 * 16 == StageBytes && ScanWarps % ReduceWarps == 0, "a tile splits evenly");
 
   // Calls whose input exceeds the device's L2: a safe threshold rather than the crossover. On data
-  // from DRAM the pipelined pass is ahead from 8 MiB, but inputs the previous call left in the L2 can run
-  // faster on the one-tile-a-block pass (16 and 32 MiB on the H100; bench/PERFORMANCE.md).
+  // from DRAM the pipelined pass is ahead from 8-16 MiB, but inputs the previous call left in the L2
+  // can run faster on the one-tile-a-block pass (16 and 32 MiB on the H100; bench/PERFORMANCE.md).
   static bool takes(std::size_t input_bytes, device_facts const& device) { return input_bytes > device.l2_bytes; }
 };
 
