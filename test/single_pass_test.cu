@@ -336,6 +336,40 @@ struct compose_packed32 {
   }
 };
 
+// One inclusive scan of n ints through `policy` on `stream`, captured into a graph and replayed over new
+// data `replays` times (the capture path zeroes its own tile state in the graph, since a replay would
+// otherwise repeat the tag); every replay's output poisoned first and checked whole.
+template <class Policy>
+void check_captured_inclusive_scan(Policy const& policy, cudaStream_t stream, std::size_t n, int replays,
+                                   std::uint64_t seed) {
+  thrust::device_vector<int> d_in(n);
+  auto d_out = poisoned_device_vector<int>(n);
+  cudaGraph_t graph{};
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  std::string failure;
+  try {
+    thrust::inclusive_scan(policy.on(stream), d_in.begin(), d_in.end(), d_out.begin());
+  } catch (std::exception const& error) {
+    failure = error.what();
+  }
+  ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+  ASSERT_EQ(failure, "");
+  cudaGraphExec_t exec{};
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < replays; ++replay) {
+    SCOPED_TRACE("replay " + std::to_string(replay));
+    const auto input = random_vector<int>(n, seed + replay);
+    thrust::copy(input.begin(), input.end(), d_in.begin());
+    ASSERT_EQ(cudaMemset(thrust::raw_pointer_cast(d_out.data()), 0xA5, n * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
 // Scans of 4- and 8-byte arithmetic types whose data exceed the device's L2 take the pipelined single
 // pass (persistent blocks; agent_pipelined_scan.cuh) on sm_90 and later: sizes just past the L2 and
 // around its 32 KiB tiles (the last tile full, one element, one vector plus one, a segment plus one),
@@ -490,33 +524,7 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
     ASSERT_TRUE(all_equal(reference_inclusive<double, double>(values, thrust::plus<>{}), to_host(d_values)));
   }
   // Captured into a graph: the statuses come from the call's temporary storage, zeroed in the graph.
-  const std::size_t n = 40 * tile4 + 5;
-  thrust::device_vector<int> d_in(n);
-  auto d_out = poisoned_device_vector<int>(n);
-  cudaGraph_t graph{};
-  ASSERT_EQ(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
-  std::string failure;
-  try {
-    thrust::inclusive_scan(fastscan::matrix_nosync.on(stream.get()), d_in.begin(), d_in.end(), d_out.begin());
-  } catch (std::exception const& error) {
-    failure = error.what();
-  }
-  ASSERT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess);
-  ASSERT_EQ(failure, "");
-  cudaGraphExec_t exec{};
-  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-  for (int replay = 0; replay < 3; ++replay) {
-    SCOPED_TRACE("replay " + std::to_string(replay));
-    const auto input = random_vector<int>(n, 9800 + replay);
-    thrust::copy(input.begin(), input.end(), d_in.begin());
-    ASSERT_EQ(cudaMemset(thrust::raw_pointer_cast(d_out.data()), 0xA5, n * sizeof(int)), cudaSuccess);
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    ASSERT_EQ(cudaGraphLaunch(exec, stream.get()), cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
-    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
-  }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  check_captured_inclusive_scan(fastscan::matrix_nosync, stream.get(), 40 * tile4 + 5, 3, 9800);
 }
 
 INSTANTIATE_TEST_SUITE_P(PipelinedSinglePass, PipelinedSinglePassLowered, ::testing::Values(0, 3),
@@ -672,33 +680,7 @@ TYPED_TEST(single_pass_test, WaitsForTheKernelBeforeIt) {
 // tile state in the graph, since a replay would otherwise repeat the tag).
 TYPED_TEST(single_pass_test, CapturedIntoGraphAndReplayed) {
   scoped_stream stream;
-  const std::size_t n = 70 * TypeParam::template tile<int> + 9;
-  thrust::device_vector<int> d_in(n);
-  auto d_out = poisoned_device_vector<int>(n);
-  cudaGraph_t graph{};
-  ASSERT_EQ(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
-  std::string failure;
-  try {
-    thrust::inclusive_scan(TypeParam::nosync.on(stream.get()), d_in.begin(), d_in.end(), d_out.begin());
-  } catch (std::exception const& error) {
-    failure = error.what();
-  }
-  ASSERT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess);
-  ASSERT_EQ(failure, "");
-  cudaGraphExec_t exec{};
-  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-  for (int replay = 0; replay < 4; ++replay) {
-    SCOPED_TRACE("replay " + std::to_string(replay));
-    const auto input = random_vector<int>(n, 9200 + replay);
-    thrust::copy(input.begin(), input.end(), d_in.begin());
-    ASSERT_EQ(cudaMemset(thrust::raw_pointer_cast(d_out.data()), 0xA5, n * sizeof(int)), cudaSuccess);
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    ASSERT_EQ(cudaGraphLaunch(exec, stream.get()), cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
-    ASSERT_TRUE(all_equal(reference_inclusive<int, int>(input, thrust::plus<>{}), to_host(d_out)));
-  }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
+  check_captured_inclusive_scan(TypeParam::nosync, stream.get(), 70 * TypeParam::template tile<int> + 9, 4, 9200);
 }
 
 // The tags run out after 2^30 calls on a stream; the buffer is then zeroed and tags start again.
