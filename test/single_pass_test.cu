@@ -14,10 +14,12 @@
 #include <fastscan/detail/dispatch/tile_state_registry.cuh>
 
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/reverse_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
 
 #include <array>
+#include <cstring>
 #include <new>
 #include <thread>
 
@@ -370,6 +372,31 @@ void check_captured_inclusive_scan(Policy const& policy, cudaStream_t stream, st
   cudaGraphDestroy(graph);
 }
 
+// A backward exclusive scan of values[first, last) (read from last - 1 down, written the same way) on
+// the device, against the host; every element outside the range must keep its poison. With last a
+// multiple of 16 bytes and first not, the pipelined pass takes it with a partial tile whose first
+// elements in memory are not whole vectors.
+template <class T, class Op>
+void check_backward_exclusive(std::vector<T> const& values, thrust::device_vector<T> const& d_values, std::size_t first,
+                              std::size_t last, T init, Op op) {
+  SCOPED_TRACE("backward over [" + std::to_string(first) + ", " + std::to_string(last) + ")");
+  const std::vector<T> reversed(values.rend() - static_cast<std::ptrdiff_t>(last),
+                                values.rend() - static_cast<std::ptrdiff_t>(first));
+  const auto expected = reference_exclusive<T, T>(reversed, op, init);
+  auto d_out = poisoned_device_vector<T>(values.size());
+  const auto poison = to_host(poisoned_device_vector<T>(1))[0];
+  thrust::exclusive_scan(fastscan::matrix, thrust::make_reverse_iterator(d_values.begin() + last),
+                         thrust::make_reverse_iterator(d_values.begin() + first),
+                         thrust::make_reverse_iterator(d_out.begin() + last), init, op);
+  const auto got = to_host(d_out);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const bool inside = i >= first && i < last;
+    wrong += inside ? !(got[i] == expected[last - 1 - i]) : std::memcmp(&got[i], &poison, sizeof(T)) != 0;
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
 // Scans of 4- and 8-byte arithmetic types whose data exceed the device's L2 take the pipelined single
 // pass (persistent blocks; agent_pipelined_scan.cuh) on sm_90 and later: sizes just past the L2 and
 // around its 32 KiB tiles (the last tile full, one element, one vector plus one, a segment plus one),
@@ -385,7 +412,7 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
     using matrix = fastscan::detail::matrix_drivers::single_pass;
     static_assert(matrix::has_pipelined_tuning<int> && matrix::has_pipelined_tuning<double>);
     bool runs = false;
-    ASSERT_EQ((fastscan::detail::pipelined_kernel_runs<matrix::pipelined_tuning<int>, fastscan::detail::scan_kind::exclusive,
+    ASSERT_EQ((fastscan::detail::pipelined_kernel_runs<matrix::pipelined_tuning<int>, fastscan::detail::scan_kind::exclusive, false,
                                                        int, thrust::plus<>>(device, runs)),
               cudaSuccess);
     EXPECT_TRUE(runs);
@@ -429,6 +456,7 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
                           to_host(d_composed)));
     ASSERT_TRUE(all_equal(reference_inclusive<std::uint32_t, std::uint32_t>(maps, compose_packed16{}),
                           to_host(d_composed_other)));
+    check_backward_exclusive<std::uint32_t>(maps, d_maps, 0, n, 1u, compose_packed16{});
   }
   for (std::size_t n : capped({first8, first8 + 1, first8 + 3, first8 + tile8 + 1, first8 + 2 * tile8 + 513})) {
     SCOPED_TRACE("8-byte n = " + std::to_string(n));
@@ -442,6 +470,7 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
     std::vector<std::uint64_t> maps(n);
     for (std::size_t i = 0; i < n; ++i) maps[i] = splitmix64(9300 + i) | 1u;
     auto d_maps = to_device(maps);
+    check_backward_exclusive<std::uint64_t>(maps, d_maps, 0, n, 3u, compose_packed32{});
     thrust::inclusive_scan(fastscan::matrix, d_maps.begin(), d_maps.end(), d_maps.begin(), compose_packed32{});
     ASSERT_TRUE(all_equal(reference_inclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}), to_host(d_maps)));
   }
@@ -506,6 +535,18 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
                            compose_packed16{});
     ASSERT_TRUE(all_equal(reference_exclusive<std::uint32_t, std::uint32_t>(maps, compose_packed16{}, 7u << 16 | 3u),
                           to_host(d_composed)));
+    check_backward_exclusive<std::uint32_t>(maps, d_maps, 0, n, 7u << 16 | 3u, compose_packed16{});
+    check_backward_exclusive<std::uint32_t>(maps, d_maps, 1, n / 4 * 4, 5u, compose_packed16{});
+    // Backward and in place, inclusive.
+    const std::size_t end = n / 4 * 4;
+    thrust::inclusive_scan(fastscan::matrix, thrust::make_reverse_iterator(d_maps.begin() + end), d_maps.rend(),
+                           thrust::make_reverse_iterator(d_maps.begin() + end), compose_packed16{});
+    const std::vector<std::uint32_t> reversed(maps.rend() - static_cast<std::ptrdiff_t>(end), maps.rend());
+    const auto expected = reference_inclusive<std::uint32_t, std::uint32_t>(reversed, compose_packed16{});
+    const auto got = to_host(d_maps);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += got[i] != (i < end ? expected[end - 1 - i] : maps[i]);
+    EXPECT_EQ(wrong, 0u);
   }
   for (std::size_t n : capped({tile8 + 1, 2 * tile8 + 1, 9 * tile8 + 511, sms * tile8 - 1, 2 * sms * tile8 + 3})) {
     SCOPED_TRACE("8-byte n = " + std::to_string(n));
@@ -517,6 +558,8 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
                            compose_packed32{});
     ASSERT_TRUE(all_equal(reference_exclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}, 5u),
                           to_host(d_composed)));
+    check_backward_exclusive<std::uint64_t>(maps, d_maps, 0, n, 5u, compose_packed32{});
+    check_backward_exclusive<std::uint64_t>(maps, d_maps, 1, n / 2 * 2, 9u, compose_packed32{});
     std::vector<double> values(n);  // small integers: every association order gives the same bits
     for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<double>(static_cast<int>(splitmix64(i + 3 * n) % 201) - 100);
     auto d_values = to_device(values);

@@ -14,7 +14,9 @@
 // or a slot arrives on the barrier that frees it (an mbarrier arrival releases its own thread's accesses
 // only). Every element is read once and written once; in-place calls are safe (a tile's input is in
 // shared memory before its output is written). Input and output are 16-byte aligned memory of T; the
-// last tile may be partial.
+// last tile may be partial. Backward scans (the range read from its end) pass one past the last element
+// of input and output, both 16-byte aligned: tile t is the t-th tile_items elements going down from the
+// end, and its stage holds it at the stage's end, so that its whole vectors stay aligned.
 
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/agent/stage_ring.cuh>
@@ -26,7 +28,7 @@
 
 namespace fastscan::detail {
 
-template <class Tuning, class T>
+template <class Tuning, class T, bool Backward = false>
 struct agent_pipelined_scan {
   static constexpr int stages = Tuning::stages;
   static constexpr int slots = Tuning::metadata_slots;
@@ -35,7 +37,7 @@ struct agent_pipelined_scan {
   static constexpr int segment_items = Tuning::segment_items;
   static constexpr int tile_items = Tuning::tile_items;
   static constexpr int segments_per_reduce_warp = scan_warps / reduce_warps;
-  using rows = warp_vector_rows<T, Tuning::vector, Tuning::rounds>;
+  using rows = warp_vector_rows<T, Tuning::vector, Tuning::rounds, Backward>;
 
   struct shared_storage {
     alignas(128) T stage[stages][tile_items];
@@ -116,10 +118,20 @@ struct agent_pipelined_scan {
       const offset_t base = tile * tile_items;
       const int valid = static_cast<int>(tile_valid(tile, n));
       const unsigned bytes = static_cast<unsigned>(valid * sizeof(T)) / 16 * 16;
-      // A last tile's elements after its last whole vector, by this thread (before the arrival publishes them).
-      for (int e = static_cast<int>(bytes / sizeof(T)); e < valid; ++e) s.stage[stage][e] = input[base + e];
+      const int whole = static_cast<int>(bytes / sizeof(T));
+      // A last tile's elements beyond its whole vectors, by this thread (before the arrival publishes them):
+      // after them going forward, before them in memory (its first elements) going backward.
+      if constexpr (!Backward) {
+        for (int e = whole; e < valid; ++e) s.stage[stage][e] = input[base + e];
+      } else {
+        const T* tile_first = input - base - valid;
+        for (int e = 0; e < valid - whole; ++e) s.stage[stage][tile_items - valid + e] = tile_first[e];
+      }
       barrier_arrive_expecting(&s.full[stage], bytes);
-      if (bytes > 0) bulk_copy_to_shared(s.stage[stage], input + base, bytes, &s.full[stage]);
+      if (bytes > 0) {
+        if constexpr (!Backward) bulk_copy_to_shared(s.stage[stage], input + base, bytes, &s.full[stage]);
+        else bulk_copy_to_shared(s.stage[stage] + (tile_items - whole), input - base - whole, bytes, &s.full[stage]);
+      }
     }
   }
 
@@ -144,7 +156,7 @@ struct agent_pipelined_scan {
       for (int j = 0; j < segments_per_reduce_warp; ++j) {
         const int segment = reduce_warp * segments_per_reduce_warp + j;
         const int items = segment_items_of(valid, segment);
-        const T* first = s.stage[stage] + segment * segment_items;
+        const T* first = segment_in_stage(s.stage[stage], segment);
         maybe<T> total = none<T>();
         if (items == segment_items) total = rows::template reduce<false>(first, items, op);
         else if (items > 0) total = rows::template reduce<true>(first, items, op);
@@ -204,8 +216,9 @@ struct agent_pipelined_scan {
       maybe<T> before = none<T>();  // the tile's segments before this one
       for (int j = 0; j < segment; ++j)
         before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
-      const T* first = s.stage[stage] + segment * segment_items;
-      T* out = output + tile * tile_items + segment * segment_items;
+      const T* first = segment_in_stage(s.stage[stage], segment);
+      T* out = Backward ? output - tile * tile_items - segment * segment_items
+                        : output + tile * tile_items + segment * segment_items;
       if (items == segment_items) {
         scan_segment<false, Kind>(s, stage, slot, k, first, items, before, out, op);
       } else if (items > 0) {
@@ -233,16 +246,33 @@ struct agent_pipelined_scan {
     for (int r = 0; r < Tuning::rounds; ++r) {
       if constexpr (!Partial) {
         uint4 bits;
-        std::memcpy(&bits, local.rows[r], sizeof(bits));
-        reinterpret_cast<uint4*>(out)[r * 32 + lane] = bits;
+        if constexpr (!Backward) {
+          std::memcpy(&bits, local.rows[r], sizeof(bits));
+          reinterpret_cast<uint4*>(out)[r * 32 + lane] = bits;
+        } else {
+          T reversed[Tuning::vector];
+#pragma unroll
+          for (int j = 0; j < Tuning::vector; ++j) reversed[j] = local.rows[r][Tuning::vector - 1 - j];
+          std::memcpy(&bits, reversed, sizeof(bits));
+          reinterpret_cast<uint4*>(out)[-(r * 32 + lane) - 1] = bits;
+        }
       } else {
 #pragma unroll
         for (int j = 0; j < Tuning::vector; ++j) {
           const int e = (r * 32 + lane) * Tuning::vector + j;
-          if (e < items) out[e] = local.rows[r][j];
+          if (e < items) {
+            if constexpr (!Backward) out[e] = local.rows[r][j];
+            else out[-1 - e] = local.rows[r][j];
+          }
         }
       }
     }
+  }
+
+  // Where a segment starts as warp_vector_rows reads it: its first element going forward, one past its
+  // first element (the stage's end side) going backward.
+  __device__ static const T* segment_in_stage(const T* stage, int segment) {
+    return Backward ? stage + tile_items - segment * segment_items : stage + segment * segment_items;
   }
 
   __device__ static int segment_items_of(int valid, int segment) {

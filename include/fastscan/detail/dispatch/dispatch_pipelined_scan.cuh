@@ -23,10 +23,10 @@ namespace fastscan::detail {
 // device is sm_90 or later, the code chosen for it was built for sm_90 or later (a build for older
 // targets only has no body to run there), and the storage fits the block's opt-in shared memory, which
 // is then opted in.
-template <class Tuning, scan_kind Kind, class T, class Op>
+template <class Tuning, scan_kind Kind, bool Backward, class T, class Op>
 cudaError_t pipelined_kernel_runs(device_facts const& device, bool& runs) {
-  using storage_t = typename agent_pipelined_scan<Tuning, T>::shared_storage;
-  const auto kernel = pipelined_scan_kernel<Tuning, Kind, T, Op>;
+  using storage_t = typename agent_pipelined_scan<Tuning, T, Backward>::shared_storage;
+  const auto kernel = pipelined_scan_kernel<Tuning, Kind, Backward, T, Op>;
   constexpr int cached_devices = 64;
   static std::atomic<int> cached[cached_devices] = {};  // 0: not checked; 1: does not run; 2: runs
   int current = 0;
@@ -64,9 +64,10 @@ inline pipelined_scan_test_overrides& pipelined_scan_overrides_for_tests() {
 }
 
 // Runs the scan of n elements of T from input to output (contiguous memory of T: the caller checked the
-// types) with the pipelined single pass where its tuning takes the call on this device and its kernel
-// runs here; `taken` says whether it did. A measuring arena takes the same decision as the real one.
-template <class Tuning, scan_kind Kind, class T, class Op>
+// types; going Backward, input and output point one past the last element of each range) with the
+// pipelined single pass where its tuning takes the call on this device and its kernel runs here; `taken`
+// says whether it did. A measuring arena takes the same decision as the real one.
+template <class Tuning, scan_kind Kind, bool Backward, class T, class Op>
 cudaError_t dispatch_pipelined_scan(temp_arena& arena, const T* input, T* output, offset_t n, Op op, maybe<T> init,
                                     cudaStream_t stream, bool& taken) {
   taken = false;
@@ -82,17 +83,17 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, const T* input, T* output
   FASTSCAN_CUDA_TRY(current_device_facts(device));
   if (forced_min_bytes != 0 ? bytes < forced_min_bytes : !Tuning::takes(bytes, device)) return cudaSuccess;
   bool runs = false;
-  FASTSCAN_CUDA_TRY((pipelined_kernel_runs<Tuning, Kind, T, Op>(device, runs)));
+  FASTSCAN_CUDA_TRY((pipelined_kernel_runs<Tuning, Kind, Backward, T, Op>(device, runs)));
   if (!runs) return cudaSuccess;
   taken = true;
 
-  using storage_t = typename agent_pipelined_scan<Tuning, T>::shared_storage;
+  using storage_t = typename agent_pipelined_scan<Tuning, T, Backward>::shared_storage;
   const offset_t blocks = overrides.max_blocks > 0 && overrides.max_blocks < device.sms ? overrides.max_blocks : device.sms;
   const offset_t grid = tiles < blocks ? tiles : blocks;
   return with_tile_state<T>(
       arena, tiles, stream, false,
       [&](tile_state<T> const& state) {
-        return launch_kernel(pipelined_scan_kernel<Tuning, Kind, T, Op>, static_cast<unsigned>(grid), Tuning::threads,
+        return launch_kernel(pipelined_scan_kernel<Tuning, Kind, Backward, T, Op>, static_cast<unsigned>(grid), Tuning::threads,
                              sizeof(storage_t), stream, input, output, n, tiles, op, init, state);
       },
       grid);

@@ -4,6 +4,7 @@
 // are contiguous memory of the accumulator type, aligned to 16 bytes, prefetched and streaming ones by
 // the call's size (tile_access_plan.cuh).
 
+#include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/dispatch_pipelined_scan.cuh>
@@ -72,8 +73,14 @@ cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt outp
     const AccT* first = thrust::raw_pointer_cast(&*input);
     AccT* result = thrust::raw_pointer_cast(&*output);
     bool taken = false;
-    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, AccT>(
+    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, false, AccT>(
         arena, first, result, n, op, init, stream, taken)));
+    if (taken) return cudaSuccess;
+  } else if constexpr (Algorithm::template has_pipelined_tuning<AccT> && is_backward_pointer_of<InputIt, AccT> &&
+                       std::is_same_v<OutputIt, backward_pointer<AccT>>) {
+    bool taken = false;  // each range by one past its last element
+    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, true, AccT>(
+        arena, static_cast<const AccT*>(input.last + 1), output.last + 1, n, op, init, stream, taken)));
     if (taken) return cudaSuccess;
   }
   if constexpr (Algorithm::template has_large_tuning<AccT>) {

@@ -7,13 +7,14 @@
 
 namespace fastscan::detail {
 
-template <class Tuning, scan_kind Kind, class T, class Op>
+// Backward: input and output point one past the range's last element (agent_pipelined_scan.cuh).
+template <class Tuning, scan_kind Kind, bool Backward, class T, class Op>
 __global__ void __launch_bounds__(Tuning::threads, 1)
     pipelined_scan_kernel(const T* input, T* output, offset_t n, offset_t tiles, Op op, maybe<T> init,
                           tile_state<T> state) {
   follow_previous_grid();
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using agent = agent_pipelined_scan<Tuning, T>;
+  using agent = agent_pipelined_scan<Tuning, T, Backward>;
   extern __shared__ __align__(128) unsigned char pipelined_storage[];
   agent::template run<Kind>(*reinterpret_cast<typename agent::shared_storage*>(pipelined_storage), input, output, n,
                             tiles, op, init, state);

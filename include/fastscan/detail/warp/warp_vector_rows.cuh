@@ -9,7 +9,9 @@
 // two halves so that the caller can free the shared memory before the carry is known: scan_local reads
 // the rows into registers and does everything that needs no carry, finish applies the carry. op need
 // not be commutative: everything folds in element order. Partial segments hold only their first
-// `valid` elements (a tile's last segment); the others have every element.
+// `valid` elements (a tile's last segment); the others have every element. A Reversed segment lies in
+// memory backwards (a backward scan's): `segment` points one past its first element, element i is
+// segment[-1 - i], and a row is a 16-byte vector read whole and taken from its end.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
@@ -24,7 +26,7 @@ __device__ __forceinline__ maybe<T> combine_maybe(maybe<T> const& a, maybe<T> co
   return some<T>(static_cast<T>(op(a.value, b.value)));
 }
 
-template <class T, int Vector, int Rounds>
+template <class T, int Vector, int Rounds, bool Reversed = false>
 struct warp_vector_rows {
   static constexpr int items = Rounds * 32 * Vector;
 
@@ -165,9 +167,17 @@ struct warp_vector_rows {
  private:
   __device__ __forceinline__ static void load_row(T const* segment, int r, int lane, T (&row)[Vector]) {
     static_assert(Vector * sizeof(T) == 16, "rows are 16-byte vectors");
-    const uint4 bits = reinterpret_cast<const uint4*>(segment)[r * 32 + lane];
-    static_assert(sizeof(row) == sizeof(bits));
-    memcpy(row, &bits, sizeof(bits));
+    static_assert(sizeof(row) == sizeof(uint4));
+    if constexpr (!Reversed) {
+      const uint4 bits = reinterpret_cast<const uint4*>(segment)[r * 32 + lane];
+      memcpy(row, &bits, sizeof(bits));
+    } else {
+      const uint4 bits = reinterpret_cast<const uint4*>(segment)[-(r * 32 + lane) - 1];
+      T reversed[Vector];
+      memcpy(reversed, &bits, sizeof(bits));
+#pragma unroll
+      for (int j = 0; j < Vector; ++j) row[j] = reversed[Vector - 1 - j];
+    }
   }
 };
 
