@@ -6,6 +6,7 @@
 // kernel that lets its dependents start before it writes their input, scans captured
 // into a CUDA graph and replayed, and the tile-state tags running out. Every output element is checked.
 
+#include "common/by_key_checks.cuh"
 #include "common/policies.cuh"
 
 #include <fastscan/detail/dispatch/device_facts.cuh>
@@ -397,12 +398,69 @@ void check_backward_exclusive(std::vector<T> const& values, thrust::device_vecto
   EXPECT_EQ(wrong, 0u);
 }
 
+// Keys belong together when they lie in the same hundred: a predicate other than equality, whose
+// segments span several runs of equal keys.
+struct same_hundred {
+  template <class K>
+  __host__ __device__ bool operator()(K a, K b) const {
+    return a / 100 == b / 100;
+  }
+};
+
+// Scans by key of n 8-byte values with keys of type K through fastscan::matrix on `stream`, each checked
+// whole against the host, for several segment layouts (tile: the pipelined pass's 2048): inclusive sums
+// of doubles (small integers: every association order gives the same bits), exclusive with an init and
+// a non-commutative operator (affine maps), in place with a predicate other than equality, and a call
+// misaligned by one element (the one-tile-a-block pass).
+template <class K>
+void check_pipelined_by_key(std::size_t n, cudaStream_t stream, std::uint64_t seed) {
+  for (layout l : {layout::mean_32, layout::mean_1000, layout::single, layout::tile_ends, layout::singletons}) {
+    SCOPED_TRACE(std::string("by key, ") + std::to_string(sizeof(K)) + "-byte keys, layout " + name_of(l));
+    const auto keys = segment_keys<K>(l, n, 2048, seed);
+    const auto d_keys = to_device(keys);
+    std::vector<double> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<double>(static_cast<int>(splitmix64(seed + i) % 201) - 100);
+    const auto d_values = to_device(values);
+    auto d_sums = poisoned_device_vector<double>(n);
+    thrust::inclusive_scan_by_key(fastscan::matrix_nosync.on(stream), d_keys.begin(), d_keys.end(), d_values.begin(),
+                                  d_sums.begin());
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    ASSERT_TRUE(all_equal(reference_inclusive_by_key<double, double>(keys, values, thrust::equal_to<>{}, thrust::plus<>{}),
+                          to_host(d_sums)));
+
+    std::vector<std::uint64_t> maps(n);
+    for (std::size_t i = 0; i < n; ++i) maps[i] = splitmix64(seed + 7 * i) | 1u;
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<std::uint64_t>(n);
+    thrust::exclusive_scan_by_key(fastscan::matrix, d_keys.begin(), d_keys.end(), d_maps.begin(), d_composed.begin(),
+                                  std::uint64_t{5u << 1 | 1u}, thrust::equal_to<>{}, compose_packed32{});
+    ASSERT_TRUE(all_equal(reference_exclusive_by_key<std::uint64_t, std::uint64_t>(keys, maps, std::uint64_t{5u << 1 | 1u},
+                                                                                    thrust::equal_to<>{}, compose_packed32{}),
+                          to_host(d_composed)));
+    thrust::inclusive_scan_by_key(fastscan::matrix, d_keys.begin(), d_keys.end(), d_maps.begin(), d_maps.begin(),
+                                  same_hundred{}, compose_packed32{});  // in place
+    ASSERT_TRUE(all_equal(reference_inclusive_by_key<std::uint64_t, std::uint64_t>(keys, maps, same_hundred{}, compose_packed32{}),
+                          to_host(d_maps)));
+
+    auto d_shifted = poisoned_device_vector<double>(n);
+    thrust::exclusive_scan_by_key(fastscan::matrix, d_keys.begin() + 1, d_keys.end(), d_values.begin() + 1,
+                                  d_shifted.begin() + 1, 0.5);
+    const std::vector<K> tail_keys(keys.begin() + 1, keys.end());
+    const std::vector<double> tail_values(values.begin() + 1, values.end());
+    const auto expected = reference_exclusive_by_key<double, double>(tail_keys, tail_values, 0.5, thrust::equal_to<>{},
+                                                                     thrust::plus<>{});
+    const auto got = to_host(d_shifted);
+    ASSERT_TRUE(std::equal(expected.begin(), expected.end(), got.begin() + 1));
+  }
+}
+
 // Scans of 4- and 8-byte arithmetic types whose data exceed the device's L2 take the pipelined single
 // pass (persistent blocks; agent_pipelined_scan.cuh) on sm_90 and later: sizes just past the L2 and
 // around its 32 KiB tiles (the last tile full, one element, one vector plus one, a segment plus one),
-// exclusive with an init and inclusive in place, non-commutative, doubles, two streams at once, and
-// calls of other paths interleaved on one stream (each call's tile numbers start where the previous
-// call's draws ended, the pipelined blocks' final empty draws included).
+// exclusive with an init and inclusive in place, non-commutative, doubles, two streams at once, scans by
+// key of 8-byte values with 4- and 8-byte keys, and calls of other paths interleaved on one stream (each
+// call's tile numbers start where the previous call's draws ended, the pipelined blocks' final empty
+// draws included).
 TEST(PipelinedSinglePass, SizesPastTheL2) {
   FASTSCAN_REQUIRE_GPU();
   fastscan::detail::device_facts device{};
@@ -412,8 +470,10 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
     using matrix = fastscan::detail::matrix_drivers::single_pass;
     static_assert(matrix::has_pipelined_tuning<int> && matrix::has_pipelined_tuning<double>);
     bool runs = false;
-    ASSERT_EQ((fastscan::detail::pipelined_kernel_runs<matrix::pipelined_tuning<int>, fastscan::detail::scan_kind::exclusive, false,
-                                                       int, thrust::plus<>>(device, runs)),
+    using tuning = matrix::pipelined_tuning<int>;
+    ASSERT_EQ((fastscan::detail::pipelined_kernel_runs<tuning, fastscan::detail::scan_kind::exclusive,
+                                                       fastscan::detail::pipelined_plain_tiles<tuning, int, false>,
+                                                       thrust::plus<>>(device, runs)),
               cudaSuccess);
     EXPECT_TRUE(runs);
   }
@@ -474,6 +534,20 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
     thrust::inclusive_scan(fastscan::matrix, d_maps.begin(), d_maps.end(), d_maps.begin(), compose_packed32{});
     ASSERT_TRUE(all_equal(reference_inclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}), to_host(d_maps)));
   }
+  // Scans by key of 8-byte values with 8-byte keys, their keys and values past the L2 (and with 4-byte
+  // keys, which keep the one-tile-a-block kernel).
+  static_assert(fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<long long, double> &&
+                fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<unsigned long long, std::uint64_t>);
+  const std::size_t tile_by_key = 2048, first_by_key = (l2 / 16 / tile_by_key + 1) * tile_by_key;
+  for (std::size_t n : capped({first_by_key, first_by_key + 2 * tile_by_key + 513})) {
+    SCOPED_TRACE("by key, n = " + std::to_string(n));
+    check_pipelined_by_key<long long>(n, stream.get(), 9350 + n);
+  }
+  for (std::size_t n : capped({first_by_key + 1})) {
+    SCOPED_TRACE("by key, n = " + std::to_string(n));
+    check_pipelined_by_key<unsigned long long>(n, other.get(), 9360 + n);
+    check_pipelined_by_key<int>(n, stream.get(), 9370 + n);
+  }
   // Pipelined and one-tile-a-block calls interleaved on one stream.
   if (capped({first4 + 1}).empty()) return;
   const std::vector<std::size_t> shapes = {first4 + 1, 1, 3 * 4096 + 1, first4 + tile4 * 2, 100000};
@@ -494,8 +568,8 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
 // The pipelined single pass with its size rule lowered to every call of two tiles or more (quick enough
 // for the sanitizers): fewer tiles than SMs (grids of 2 .. SMs blocks), one block per SM with several
 // rounds of the stage and metadata rings, partial last tiles of each shape, init and no init,
-// non-commutative, in place, doubles, two streams, and a scan captured into a graph and replayed; then
-// again with grids of at most three blocks, each going round its rings many times.
+// non-commutative, in place, doubles, scans by key, two streams, and a scan captured into a graph and
+// replayed; then again with grids of at most three blocks, each going round its rings many times.
 class PipelinedSinglePassLowered : public ::testing::TestWithParam<int> {};
 
 TEST_P(PipelinedSinglePassLowered, SmallSizes) {
@@ -565,6 +639,12 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
     auto d_values = to_device(values);
     thrust::inclusive_scan(fastscan::matrix, d_values.begin(), d_values.end(), d_values.begin());
     ASSERT_TRUE(all_equal(reference_inclusive<double, double>(values, thrust::plus<>{}), to_host(d_values)));
+  }
+  // Scans by key of 8-byte values with 8-byte keys (2048-element tiles).
+  for (std::size_t n : capped({2049, 4096, 9 * 2048 + 511, sms * 2048 + 3, 2 * sms * 2048 + 1})) {
+    SCOPED_TRACE("by key, n = " + std::to_string(n));
+    check_pipelined_by_key<long long>(n, stream.get(), 9750 + n);
+    check_pipelined_by_key<unsigned long long>(n, other.get(), 9760 + n);
   }
   // Captured into a graph: the statuses come from the call's temporary storage, zeroed in the graph.
   check_captured_inclusive_scan(fastscan::matrix_nosync, stream.get(), 40 * tile4 + 5, 3, 9800);

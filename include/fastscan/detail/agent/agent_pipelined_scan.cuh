@@ -7,29 +7,30 @@
 //   1            looks back (single_pass_lookback.cuh) for each tile in the order its block drew them,
 //                publishes the inclusive prefix and hands the carry to the scan warps;
 //   2 ..         reduce warps: as a tile's copy lands, fold its segments and publish its aggregate;
-//   then         scan warps, one segment of the tile each: the matrix scan with rows of one vector
-//                (warp_vector_rows.cuh) up to the carry, free the stage, wait for the carry, store.
+//   then         scan warps, one segment of the tile each: as its copy lands, the matrix scan with
+//                rows of one vector (the Tiles' rows: warp_vector_rows.cuh or its segmented flavour) up
+//                to the carry, free the stage, wait for the segment totals and the carry, store.
 // A tile's number, size, aggregate, segment totals and carry live in a ring of metadata slots (twice the
 // stages) with barriers of their own: freeing a stage frees none of them. Every lane that reads a stage
 // or a slot arrives on the barrier that frees it (an mbarrier arrival releases its own thread's accesses
 // only). Every element is read once and written once; in-place calls are safe (a tile's input is in
-// shared memory before its output is written). Input and output are 16-byte aligned memory of T; the
-// last tile may be partial. Backward scans (the range read from its end) pass one past the last element
-// of input and output, both 16-byte aligned: tile t is the t-th tile_items elements going down from the
-// end, and its stage holds it at the stage's end, so that its whole vectors stay aligned.
+// shared memory before its output is written); the last tile may be partial. What a tile holds, how it
+// is copied, read as rows and stored: `Tiles` (pipelined_tiles.cuh: plain scans forward and backward,
+// scans by key).
 
+#include <fastscan/detail/agent/pipelined_tiles.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/agent/stage_ring.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/warp/warp_vector_rows.cuh>
 
 #include <cstdint>
-#include <cstring>
 
 namespace fastscan::detail {
 
-template <class Tuning, class T, bool Backward = false>
+template <class Tuning, class Tiles>
 struct agent_pipelined_scan {
+  using T = typename Tiles::value_type;
   static constexpr int stages = Tuning::stages;
   static constexpr int slots = Tuning::metadata_slots;
   static constexpr int scan_warps = Tuning::scan_warps;
@@ -37,10 +38,10 @@ struct agent_pipelined_scan {
   static constexpr int segment_items = Tuning::segment_items;
   static constexpr int tile_items = Tuning::tile_items;
   static constexpr int segments_per_reduce_warp = scan_warps / reduce_warps;
-  using rows = warp_vector_rows<T, Tuning::vector, Tuning::rounds, Backward>;
+  using rows = typename Tiles::rows;
 
   struct shared_storage {
-    alignas(128) T stage[stages][tile_items];
+    typename Tiles::stage stage[stages];
     std::uint64_t full[stages];   // the stage's copy has landed
     std::uint64_t empty[stages];  // every lane of the reduce and scan warps is done reading it
     std::uint64_t reduced[slots]; // the slot's tile, size, aggregate and segment totals are written
@@ -60,7 +61,7 @@ struct agent_pipelined_scan {
                        first_scan_warp = 2 + reduce_warps;
 
   template <scan_kind Kind, class Op>
-  __device__ static void run(shared_storage& s, const T* input, T* output, offset_t n, offset_t tiles, Op const& op,
+  __device__ static void run(shared_storage& s, Tiles const& io, offset_t n, offset_t tiles, Op const& op,
                              maybe<T> init, tile_state<T> const& state) {
     const int warp = static_cast<int>(threadIdx.x / 32);
     if (threadIdx.x == 0) {
@@ -77,13 +78,13 @@ struct agent_pipelined_scan {
     }
     __syncthreads();
     if (warp == producer_warp) {
-      if (threadIdx.x == 0) produce(s, input, n, tiles, state);
+      if (threadIdx.x == 0) produce(s, io, n, tiles, state);
     } else if (warp == lookback_warp) {
       look_back_tiles(s, tiles, op, init, state);
     } else if (warp < first_scan_warp) {
-      reduce_tiles(s, warp - first_reduce_warp, n, tiles, op, init, state);
+      reduce_tiles<Kind>(s, io, warp - first_reduce_warp, n, tiles, op, init, state);
     } else {
-      scan_tiles<Kind>(s, warp - first_scan_warp, output, op);
+      scan_tiles<Kind>(s, io, warp - first_scan_warp, n, op);
     }
   }
 
@@ -103,7 +104,7 @@ struct agent_pipelined_scan {
     return true;
   }
 
-  __device__ static void produce(shared_storage& s, const T* input, offset_t n, offset_t tiles,
+  __device__ static void produce(shared_storage& s, Tiles const& io, offset_t n, offset_t tiles,
                                  tile_state<T> const& state) {
     for (int k = 0;; ++k) {
       const int stage = k % stages;
@@ -115,29 +116,13 @@ struct agent_pipelined_scan {
         return;
       }
       s.stage_tile[stage] = tile;
-      const offset_t base = tile * tile_items;
-      const int valid = static_cast<int>(tile_valid(tile, n));
-      const unsigned bytes = static_cast<unsigned>(valid * sizeof(T)) / 16 * 16;
-      const int whole = static_cast<int>(bytes / sizeof(T));
-      // A last tile's elements beyond its whole vectors, by this thread (before the arrival publishes them):
-      // after them going forward, before them in memory (its first elements) going backward.
-      if constexpr (!Backward) {
-        for (int e = whole; e < valid; ++e) s.stage[stage][e] = input[base + e];
-      } else {
-        const T* tile_first = input - base - valid;
-        for (int e = 0; e < valid - whole; ++e) s.stage[stage][tile_items - valid + e] = tile_first[e];
-      }
-      barrier_arrive_expecting(&s.full[stage], bytes);
-      if (bytes > 0) {
-        if constexpr (!Backward) bulk_copy_to_shared(s.stage[stage], input + base, bytes, &s.full[stage]);
-        else bulk_copy_to_shared(s.stage[stage] + (tile_items - whole), input - base - whole, bytes, &s.full[stage]);
-      }
+      io.copy(s.stage[stage], tile, static_cast<int>(tile_valid(tile, n)), &s.full[stage]);
     }
   }
 
-  template <class Op>
-  __device__ static void reduce_tiles(shared_storage& s, int reduce_warp, offset_t n, offset_t tiles, Op const& op,
-                                      maybe<T> init, tile_state<T> const& state) {
+  template <scan_kind Kind, class Op>
+  __device__ static void reduce_tiles(shared_storage& s, Tiles const& io, int reduce_warp, offset_t n, offset_t tiles,
+                                      Op const& op, maybe<T> init, tile_state<T> const& state) {
     const int lane = static_cast<int>(threadIdx.x % 32);
     for (int k = 0;; ++k) {
       const int stage = k % stages, slot = k % slots;
@@ -156,10 +141,10 @@ struct agent_pipelined_scan {
       for (int j = 0; j < segments_per_reduce_warp; ++j) {
         const int segment = reduce_warp * segments_per_reduce_warp + j;
         const int items = segment_items_of(valid, segment);
-        const T* first = segment_in_stage(s.stage[stage], segment);
+        auto source = io.template segment<Kind>(s.stage[stage], tile, segment);
         maybe<T> total = none<T>();
-        if (items == segment_items) total = rows::template reduce<false>(first, items, op);
-        else if (items > 0) total = rows::template reduce<true>(first, items, op);
+        if (items == segment_items) total = rows::template reduce<false>(source, items, op);
+        else if (items > 0) total = rows::template reduce<true>(source, items, op);
         if (lane == 0) {
           s.segment_total[slot][segment] = total.value;
           s.segment_has_total[slot][segment] = total.valid;
@@ -205,24 +190,18 @@ struct agent_pipelined_scan {
   }
 
   template <scan_kind Kind, class Op>
-  __device__ static void scan_tiles(shared_storage& s, int segment, T* output, Op const& op) {
+  __device__ static void scan_tiles(shared_storage& s, Tiles const& io, int segment, offset_t n, Op const& op) {
     for (int k = 0;; ++k) {
       const int stage = k % stages, slot = k % slots;
-      if (!wait_unless_done(&s.reduced[slot], (k / slots) & 1, s, k)) return;
-      const offset_t tile = s.tile[slot];
+      barrier_wait(&s.full[stage], (k / stages) & 1);  // the segment totals are awaited after the local scan
+      const offset_t tile = s.stage_tile[stage];
       if (tile < 0) return;
-      barrier_wait(&s.full[stage], (k / stages) & 1);  // complete already; orders the copy before the reads
-      const int items = segment_items_of(s.valid[slot], segment);
-      maybe<T> before = none<T>();  // the tile's segments before this one
-      for (int j = 0; j < segment; ++j)
-        before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
-      const T* first = segment_in_stage(s.stage[stage], segment);
-      T* out = Backward ? output - tile * tile_items - segment * segment_items
-                        : output + tile * tile_items + segment * segment_items;
+      const int items = segment_items_of(static_cast<int>(tile_valid(tile, n)), segment);
+      auto source = io.template segment<Kind>(s.stage[stage], tile, segment);
       if (items == segment_items) {
-        scan_segment<false, Kind>(s, stage, slot, k, first, items, before, out, op);
+        scan_segment<false, Kind>(s, io, stage, slot, k, tile, segment, source, items, op);
       } else if (items > 0) {
-        scan_segment<true, Kind>(s, stage, slot, k, first, items, before, out, op);
+        scan_segment<true, Kind>(s, io, stage, slot, k, tile, segment, source, items, op);
       } else {
         barrier_arrive(&s.empty[stage]);
         barrier_wait(&s.carried[slot], (k / slots) & 1);
@@ -231,48 +210,22 @@ struct agent_pipelined_scan {
   }
 
   // One scan warp's segment of use k: scanned up to the carry, the stage freed, the carry awaited, the
-  // results stored (whole vectors, or element by element in a partial segment).
-  template <bool Partial, scan_kind Kind, class Op>
-  __device__ __forceinline__ static void scan_segment(shared_storage& s, int stage, int slot, int k, const T* first, int items,
-                                      maybe<T> before, T* out, Op const& op) {
-    const int lane = static_cast<int>(threadIdx.x % 32);
+  // results stored.
+  template <bool Partial, scan_kind Kind, class Source, class Op>
+  __device__ __forceinline__ static void scan_segment(shared_storage& s, Tiles const& io, int stage, int slot, int k,
+                                                      offset_t tile, int segment, Source& source, int items,
+                                                      Op const& op) {
     typename rows::local_scan local;
-    rows::template scan_local<Partial>(first, items, op, local);
+    rows::template scan_local<Partial>(source, items, op, local);
     barrier_arrive(&s.empty[stage]);
+    barrier_wait(&s.reduced[slot], (k / slots) & 1);  // the segment totals
+    maybe<T> before = none<T>();                       // the tile's segments before this one
+    for (int j = 0; j < segment; ++j)
+      before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
     barrier_wait(&s.carried[slot], (k / slots) & 1);
     const maybe<T> carry = combine_maybe(maybe<T>{s.carry[slot], s.has_carry[slot]}, before, op);
     rows::template finish<Kind>(local, carry, op);
-#pragma unroll
-    for (int r = 0; r < Tuning::rounds; ++r) {
-      if constexpr (!Partial) {
-        uint4 bits;
-        if constexpr (!Backward) {
-          std::memcpy(&bits, local.rows[r], sizeof(bits));
-          reinterpret_cast<uint4*>(out)[r * 32 + lane] = bits;
-        } else {
-          T reversed[Tuning::vector];
-#pragma unroll
-          for (int j = 0; j < Tuning::vector; ++j) reversed[j] = local.rows[r][Tuning::vector - 1 - j];
-          std::memcpy(&bits, reversed, sizeof(bits));
-          reinterpret_cast<uint4*>(out)[-(r * 32 + lane) - 1] = bits;
-        }
-      } else {
-#pragma unroll
-        for (int j = 0; j < Tuning::vector; ++j) {
-          const int e = (r * 32 + lane) * Tuning::vector + j;
-          if (e < items) {
-            if constexpr (!Backward) out[e] = local.rows[r][j];
-            else out[-1 - e] = local.rows[r][j];
-          }
-        }
-      }
-    }
-  }
-
-  // Where a segment starts as warp_vector_rows reads it: its first element going forward, one past its
-  // first element (the stage's end side) going backward.
-  __device__ static const T* segment_in_stage(const T* stage, int segment) {
-    return Backward ? stage + tile_items - segment * segment_items : stage + segment * segment_items;
+    io.template store<Kind, Partial>(tile, segment, items, source, local);
   }
 
   __device__ static int segment_items_of(int valid, int segment) {

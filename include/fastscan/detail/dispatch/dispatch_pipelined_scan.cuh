@@ -1,7 +1,9 @@
 #pragma once
-// Host side of the pipelined single pass (agent_pipelined_scan.cuh): taken for plain single-pass scans of
-// 4- and 8-byte arithmetic types between 16-byte aligned memories, on sm_90 and later, for the calls its
-// tuning takes on the device (pipelined_scan_tuning::takes). One persistent block an SM.
+// Host side of the pipelined single pass (agent_pipelined_scan.cuh): taken for the single-pass scans
+// whose memory suits it (plain scans of 4- and 8-byte arithmetic types, scans by key of 8-byte arithmetic
+// values with 4- or 8-byte arithmetic keys, all 16-byte aligned: pipelined_tiles.cuh), on sm_90 and
+// later, for the calls its tuning takes on the device (pipelined_scan_tuning::takes). One persistent
+// block an SM.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/device_facts.cuh>
@@ -23,10 +25,10 @@ namespace fastscan::detail {
 // device is sm_90 or later, the code chosen for it was built for sm_90 or later (a build for older
 // targets only has no body to run there), and the storage fits the block's opt-in shared memory, which
 // is then opted in.
-template <class Tuning, scan_kind Kind, bool Backward, class T, class Op>
+template <class Tuning, scan_kind Kind, class Tiles, class Op>
 cudaError_t pipelined_kernel_runs(device_facts const& device, bool& runs) {
-  using storage_t = typename agent_pipelined_scan<Tuning, T, Backward>::shared_storage;
-  const auto kernel = pipelined_scan_kernel<Tuning, Kind, Backward, T, Op>;
+  using storage_t = typename agent_pipelined_scan<Tuning, Tiles>::shared_storage;
+  const auto kernel = pipelined_scan_kernel<Tuning, Kind, Tiles, Op>;
   constexpr int cached_devices = 64;
   static std::atomic<int> cached[cached_devices] = {};  // 0: not checked; 1: does not run; 2: runs
   int current = 0;
@@ -63,17 +65,16 @@ inline pipelined_scan_test_overrides& pipelined_scan_overrides_for_tests() {
   return overrides;
 }
 
-// Runs the scan of n elements of T from input to output (contiguous memory of T: the caller checked the
-// types; going Backward, input and output point one past the last element of each range) with the
-// pipelined single pass where its tuning takes the call on this device and its kernel runs here; `taken`
-// says whether it did. A measuring arena takes the same decision as the real one.
-template <class Tuning, scan_kind Kind, bool Backward, class T, class Op>
-cudaError_t dispatch_pipelined_scan(temp_arena& arena, const T* input, T* output, offset_t n, Op op, maybe<T> init,
-                                    cudaStream_t stream, bool& taken) {
+// Runs the scan of n elements in `io`'s memory (pipelined_tiles.cuh; the caller checked its types) with
+// the pipelined single pass where its tuning takes the call on this device and its kernel runs here;
+// `taken` says whether it did. A measuring arena takes the same decision as the real one.
+template <class Tuning, scan_kind Kind, class Tiles, class Op>
+cudaError_t dispatch_pipelined_scan(temp_arena& arena, Tiles const& io, offset_t n, Op op,
+                                    maybe<typename Tiles::value_type> init, cudaStream_t stream, bool& taken) {
+  using T = typename Tiles::value_type;
   taken = false;
-  if (reinterpret_cast<std::uintptr_t>(input) % 16 != 0 || reinterpret_cast<std::uintptr_t>(output) % 16 != 0)
-    return cudaSuccess;
-  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+  if (!io.aligned()) return cudaSuccess;
+  const std::size_t bytes = static_cast<std::size_t>(n) * Tiles::input_bytes_per_item;
   const pipelined_scan_test_overrides overrides = pipelined_scan_overrides_for_tests();
   const std::size_t forced_min_bytes = overrides.min_bytes;
   const offset_t tiles = (n + Tuning::tile_items - 1) / Tuning::tile_items;
@@ -83,18 +84,18 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, const T* input, T* output
   FASTSCAN_CUDA_TRY(current_device_facts(device));
   if (forced_min_bytes != 0 ? bytes < forced_min_bytes : !Tuning::takes(bytes, device)) return cudaSuccess;
   bool runs = false;
-  FASTSCAN_CUDA_TRY((pipelined_kernel_runs<Tuning, Kind, Backward, T, Op>(device, runs)));
+  FASTSCAN_CUDA_TRY((pipelined_kernel_runs<Tuning, Kind, Tiles, Op>(device, runs)));
   if (!runs) return cudaSuccess;
   taken = true;
 
-  using storage_t = typename agent_pipelined_scan<Tuning, T, Backward>::shared_storage;
+  using storage_t = typename agent_pipelined_scan<Tuning, Tiles>::shared_storage;
   const offset_t blocks = overrides.max_blocks > 0 && overrides.max_blocks < device.sms ? overrides.max_blocks : device.sms;
   const offset_t grid = tiles < blocks ? tiles : blocks;
   return with_tile_state<T>(
       arena, tiles, stream, false,
       [&](tile_state<T> const& state) {
-        return launch_kernel(pipelined_scan_kernel<Tuning, Kind, Backward, T, Op>, static_cast<unsigned>(grid), Tuning::threads,
-                             sizeof(storage_t), stream, input, output, n, tiles, op, init, state);
+        return launch_kernel(pipelined_scan_kernel<Tuning, Kind, Tiles, Op>, static_cast<unsigned>(grid), Tuning::threads,
+                             sizeof(storage_t), stream, io, n, tiles, op, init, state);
       },
       grid);
 }

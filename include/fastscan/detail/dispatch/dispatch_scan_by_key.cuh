@@ -8,6 +8,7 @@
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/dispatch_scan.cuh>
+#include <fastscan/detail/dispatch/dispatch_pipelined_scan.cuh>
 #include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
@@ -27,12 +28,27 @@ namespace fastscan::detail {
 
 // Matrix scan by key in one pass: `element` gives element i as a (head, value) pair (by_key_element),
 // `output` writes the scanned pairs (by_key_output). Keys, values and results move in chunks (tile_io.cuh)
-// when all three are aligned contiguous memory and the keys' chunks have a size one access moves.
+// when all three are aligned contiguous memory and the keys' chunks have a size one access moves. The
+// pipelined single pass takes the calls its tuning takes (dispatch_pipelined_scan.cuh).
 template <class Algorithm, scan_kind Kind, class AccT, class Element, class Output, class Op>
 cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& element, Output const& output,
                                            offset_t n, Op op, cudaStream_t stream) {
   using tuning = typename Algorithm::template by_key_tuning<AccT>;
   using key_t = key_type_of<decltype(element.keys)>;
+  if constexpr (!std::is_void_v<key_t>) {
+    if constexpr (Algorithm::template has_pipelined_by_key_tuning<key_t, AccT> &&
+                  is_contiguous_of<decltype(element.keys), key_t> && is_contiguous_of<decltype(element.values), AccT> &&
+                  is_contiguous_of<decltype(output.output), AccT>) {
+      using pipelined = typename Algorithm::template pipelined_by_key_tuning<key_t, AccT>;
+      const pipelined_by_key_tiles<pipelined, key_t, AccT, decltype(element.pred), Op> io{
+          thrust::raw_pointer_cast(&*element.keys), thrust::raw_pointer_cast(&*element.values),
+          thrust::raw_pointer_cast(&*output.output), element.pred, op, element.init};
+      bool taken = false;
+      FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<pipelined, Kind>(arena, io, n, segmented_op<Op>{op},
+                                                                  none<segmented_value<AccT>>(), stream, taken)));
+      if (taken) return cudaSuccess;
+    }
+  }
   offset_t tiles = 0;
   FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, tiles));
   if (tiles == 0) return cudaSuccess;

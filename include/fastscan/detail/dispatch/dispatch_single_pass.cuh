@@ -70,17 +70,18 @@ cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt outp
                                  maybe<AccT> init, cudaStream_t stream) {
   if constexpr (Algorithm::template has_pipelined_tuning<AccT> && is_contiguous_of<InputIt, AccT> &&
                 is_contiguous_of<OutputIt, AccT>) {
-    const AccT* first = thrust::raw_pointer_cast(&*input);
-    AccT* result = thrust::raw_pointer_cast(&*output);
+    using tuning = typename Algorithm::template pipelined_tuning<AccT>;
+    const pipelined_plain_tiles<tuning, AccT, false> io{thrust::raw_pointer_cast(&*input),
+                                                        thrust::raw_pointer_cast(&*output)};
     bool taken = false;
-    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, false, AccT>(
-        arena, first, result, n, op, init, stream, taken)));
+    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<tuning, Kind>(arena, io, n, op, init, stream, taken)));
     if (taken) return cudaSuccess;
   } else if constexpr (Algorithm::template has_pipelined_tuning<AccT> && is_backward_pointer_of<InputIt, AccT> &&
                        std::is_same_v<OutputIt, backward_pointer<AccT>>) {
-    bool taken = false;  // each range by one past its last element
-    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<typename Algorithm::template pipelined_tuning<AccT>, Kind, true, AccT>(
-        arena, static_cast<const AccT*>(input.last + 1), output.last + 1, n, op, init, stream, taken)));
+    using tuning = typename Algorithm::template pipelined_tuning<AccT>;
+    const pipelined_plain_tiles<tuning, AccT, true> io{input.last + 1, output.last + 1};  // one past each range
+    bool taken = false;
+    FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<tuning, Kind>(arena, io, n, op, init, stream, taken)));
     if (taken) return cudaSuccess;
   }
   if constexpr (Algorithm::template has_large_tuning<AccT>) {

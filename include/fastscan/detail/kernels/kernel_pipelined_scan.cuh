@@ -7,17 +7,17 @@
 
 namespace fastscan::detail {
 
-// Backward: input and output point one past the range's last element (agent_pipelined_scan.cuh).
-template <class Tuning, scan_kind Kind, bool Backward, class T, class Op>
+// Tiles: what the pass moves and scans, with the call's memory (pipelined_tiles.cuh).
+template <class Tuning, scan_kind Kind, class Tiles, class Op>
 __global__ void __launch_bounds__(Tuning::threads, 1)
-    pipelined_scan_kernel(const T* input, T* output, offset_t n, offset_t tiles, Op op, maybe<T> init,
-                          tile_state<T> state) {
+    pipelined_scan_kernel(Tiles io, offset_t n, offset_t tiles, Op op, maybe<typename Tiles::value_type> init,
+                          tile_state<typename Tiles::value_type> state) {
   follow_previous_grid();
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using agent = agent_pipelined_scan<Tuning, T, Backward>;
+  using agent = agent_pipelined_scan<Tuning, Tiles>;
   extern __shared__ __align__(128) unsigned char pipelined_storage[];
-  agent::template run<Kind>(*reinterpret_cast<typename agent::shared_storage*>(pipelined_storage), input, output, n,
-                            tiles, op, init, state);
+  agent::template run<Kind>(*reinterpret_cast<typename agent::shared_storage*>(pipelined_storage), io, n, tiles, op,
+                            init, state);
 #endif
 }
 

@@ -5,13 +5,12 @@
 // column of a round's 32 row totals by shuffles (Hillis-Steele), step III scans each row from its
 // column prefix. Reads are whole rows of 16 bytes, a round's rows contiguous: no bank conflicts.
 //
-// Warp code only: the segment is in shared memory, the carry comes from the caller. The scan comes in
-// two halves so that the caller can free the shared memory before the carry is known: scan_local reads
-// the rows into registers and does everything that needs no carry, finish applies the carry. op need
-// not be commutative: everything folds in element order. Partial segments hold only their first
-// `valid` elements (a tile's last segment); the others have every element. A Reversed segment lies in
-// memory backwards (a backward scan's): `segment` points one past its first element, element i is
-// segment[-1 - i], and a row is a 16-byte vector read whole and taken from its end.
+// Warp code only: the segment is in shared memory, read through a row source (below: vector_rows_source;
+// warp_by_key_rows.cuh makes rows of (head, value) pairs from keys and values), the carry comes from the
+// caller. The scan comes in two halves so that the caller can free the shared memory before the carry is
+// known: scan_local reads the rows into registers and does everything that needs no carry, finish
+// applies the carry. op need not be commutative: everything folds in element order. Partial segments
+// hold only their first `valid` elements (a tile's last segment); the others have every element.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/warp/warp_shuffle.cuh>
@@ -26,7 +25,32 @@ __device__ __forceinline__ maybe<T> combine_maybe(maybe<T> const& a, maybe<T> co
   return some<T>(static_cast<T>(op(a.value, b.value)));
 }
 
-template <class T, int Vector, int Rounds, bool Reversed = false>
+// A segment of T in shared memory as rows of one 16-byte vector: row l of round r is vector 32 r + l.
+// A Reversed segment lies in memory backwards (a backward scan's): `segment` points one past its first
+// element, element i is segment[-1 - i], and a row is a vector read whole and taken from its end.
+template <class T, int Vector, bool Reversed = false>
+struct vector_rows_source {
+  static_assert(Vector * sizeof(T) == 16, "rows are 16-byte vectors");
+  T const* segment;
+
+  __device__ __forceinline__ void load_row(int r, int lane, T (&row)[Vector]) {
+    static_assert(sizeof(row) == sizeof(uint4));
+    if constexpr (!Reversed) {
+      const uint4 bits = reinterpret_cast<const uint4*>(segment)[r * 32 + lane];
+      memcpy(row, &bits, sizeof(bits));
+    } else {
+      const uint4 bits = reinterpret_cast<const uint4*>(segment)[-(r * 32 + lane) - 1];
+      T reversed[Vector];
+      memcpy(reversed, &bits, sizeof(bits));
+#pragma unroll
+      for (int j = 0; j < Vector; ++j) row[j] = reversed[Vector - 1 - j];
+    }
+  }
+};
+
+// Source: load_row(r, lane, T (&row)[Vector]) gives lane's row of round r; scan_local calls it once a
+// round in round order (a source may note what it read, as the by-key one notes the heads).
+template <class T, int Vector, int Rounds>
 struct warp_vector_rows {
   static constexpr int items = Rounds * 32 * Vector;
 
@@ -39,15 +63,15 @@ struct warp_vector_rows {
   // The fold of the segment's (valid) elements, in lane 0; none where no element is valid. A full
   // segment's rounds fold plain values (no validity to carry through the shuffles), each round's tree
   // independent of the others' so that they overlap.
-  template <bool Partial, class Op>
-  __device__ __forceinline__ static maybe<T> reduce(T const* segment, int valid, Op const& op) {
+  template <bool Partial, class Source, class Op>
+  __device__ __forceinline__ static maybe<T> reduce(Source& source, int valid, Op const& op) {
     const int lane = static_cast<int>(threadIdx.x % 32);
     if constexpr (!Partial) {
       T round_totals[Rounds];
 #pragma unroll
       for (int r = 0; r < Rounds; ++r) {
         T row[Vector];
-        load_row(segment, r, lane, row);
+        source.load_row(r, lane, row);
         T x = row[0];
 #pragma unroll
         for (int j = 1; j < Vector; ++j) x = static_cast<T>(op(x, row[j]));
@@ -70,7 +94,7 @@ struct warp_vector_rows {
 #pragma unroll
       for (int r = 0; r < Rounds; ++r) {
         T row[Vector];
-        load_row(segment, r, lane, row);
+        source.load_row(r, lane, row);
         const int first = (r * 32 + lane) * Vector;
         maybe<T> x = none<T>();
         if (first < valid) {
@@ -91,12 +115,12 @@ struct warp_vector_rows {
   }
 
   // Step I and II for every round: rows into registers, scanned within; the column's prefixes.
-  template <bool Partial, class Op>
-  __device__ __forceinline__ static void scan_local(T const* segment, int valid, Op const& op, local_scan& s) {
+  template <bool Partial, class Source, class Op>
+  __device__ __forceinline__ static void scan_local(Source& source, int valid, Op const& op, local_scan& s) {
     const int lane = static_cast<int>(threadIdx.x % 32);
 #pragma unroll
     for (int r = 0; r < Rounds; ++r) {
-      load_row(segment, r, lane, s.rows[r]);
+      source.load_row(r, lane, s.rows[r]);
 #pragma unroll
       for (int j = 1; j < Vector; ++j) s.rows[r][j] = static_cast<T>(op(s.rows[r][j - 1], s.rows[r][j]));
     }
@@ -161,22 +185,6 @@ struct warp_vector_rows {
         }
       }
       carry = combine_maybe(carry, s.round_total[r], op);
-    }
-  }
-
- private:
-  __device__ __forceinline__ static void load_row(T const* segment, int r, int lane, T (&row)[Vector]) {
-    static_assert(Vector * sizeof(T) == 16, "rows are 16-byte vectors");
-    static_assert(sizeof(row) == sizeof(uint4));
-    if constexpr (!Reversed) {
-      const uint4 bits = reinterpret_cast<const uint4*>(segment)[r * 32 + lane];
-      memcpy(row, &bits, sizeof(bits));
-    } else {
-      const uint4 bits = reinterpret_cast<const uint4*>(segment)[-(r * 32 + lane) - 1];
-      T reversed[Vector];
-      memcpy(reversed, &bits, sizeof(bits));
-#pragma unroll
-      for (int j = 0; j < Vector; ++j) row[j] = reversed[Vector - 1 - j];
     }
   }
 };

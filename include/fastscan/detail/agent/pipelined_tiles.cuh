@@ -1,0 +1,196 @@
+#pragma once
+// What the pipelined single pass (agent_pipelined_scan.cuh) moves and scans: one type a kind of scan,
+// each giving
+//   value_type               what the scan folds and the look-back carries;
+//   rows                     the warp's matrix scan of a segment (warp_vector_rows.cuh and its segmented
+//                            flavour);
+//   stage                    one tile's shared memory;
+//   input_bytes_per_item     what the size rule counts;
+//   aligned()                (host) whether the call's memory suits the bulk copies;
+//   copy(stage, tile, valid, full)
+//                            by the producer thread: the tile's bulk copies on barrier `full`, having
+//                            written by itself what they cannot move;
+//   segment<Kind>(stage, tile, segment)
+//                            a warp_vector_rows row source over one scan warp's segment of the stage;
+//   store<Kind, Partial>(tile, segment, items, source, local)
+//                            the segment's scanned rows to the output.
+// pipelined_plain_tiles: a scan of arithmetic T between 16-byte aligned memories, forward or backward
+// (input and output point one past the range's last element: tile t is the t-th tile going down from
+// the end, held at its stage's end so that its whole vectors stay aligned).
+// pipelined_by_key_tiles: a forward scan by key of arithmetic values V with arithmetic keys K, as
+// (head, value) pairs under the segmented operator; each stage holds the tile's values, its keys, and the
+// key before the tile.
+
+#include <fastscan/detail/agent/stage_ring.cuh>
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/segmented.cuh>
+#include <fastscan/detail/warp/warp_by_key_rows.cuh>
+#include <fastscan/detail/warp/warp_segmented_vector_rows.cuh>
+#include <fastscan/detail/warp/warp_vector_rows.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace fastscan::detail {
+
+// The tile's elements that whole 16-byte vectors hold, as bytes for the bulk copy.
+template <class T>
+__device__ __forceinline__ unsigned whole_vector_bytes(int valid) {
+  return static_cast<unsigned>(valid * sizeof(T)) / 16 * 16;
+}
+
+// A row of Vector elements as one 16-byte store to `out` (vector index `at`, negative going backward),
+// taken from its end where Reversed.
+template <bool Reversed, class T, int Vector>
+__device__ __forceinline__ void store_row_vector(T* out, int at, T const (&row)[Vector]) {
+  static_assert(Vector * sizeof(T) == 16, "rows are 16-byte vectors");
+  uint4 bits;
+  if constexpr (!Reversed) {
+    std::memcpy(&bits, row, sizeof(bits));
+  } else {
+    T reversed[Vector];
+#pragma unroll
+    for (int j = 0; j < Vector; ++j) reversed[j] = row[Vector - 1 - j];
+    std::memcpy(&bits, reversed, sizeof(bits));
+  }
+  reinterpret_cast<uint4*>(out)[at] = bits;
+}
+
+template <class Tuning, class T, bool Backward>
+struct pipelined_plain_tiles {
+  using value_type = T;
+  using rows = warp_vector_rows<T, Tuning::vector, Tuning::rounds>;
+  static constexpr int tile_items = Tuning::tile_items;
+  static constexpr int segment_items = Tuning::segment_items;
+  static constexpr std::size_t input_bytes_per_item = sizeof(T);
+  struct stage {
+    alignas(128) T items[tile_items];
+  };
+
+  const T* input;  // going Backward, one past the last element of each
+  T* output;
+
+  bool aligned() const {
+    return reinterpret_cast<std::uintptr_t>(input) % 16 == 0 && reinterpret_cast<std::uintptr_t>(output) % 16 == 0;
+  }
+
+  __device__ void copy(stage& s, offset_t tile, int valid, std::uint64_t* full) const {
+    const offset_t base = tile * tile_items;
+    const unsigned bytes = whole_vector_bytes<T>(valid);
+    const int whole = static_cast<int>(bytes / sizeof(T));
+    // A last tile's elements beyond its whole vectors, by this thread (before the arrival publishes them):
+    // after them going forward, before them in memory (its first elements) going backward.
+    if constexpr (!Backward) {
+      for (int e = whole; e < valid; ++e) s.items[e] = input[base + e];
+    } else {
+      const T* tile_first = input - base - valid;
+      for (int e = 0; e < valid - whole; ++e) s.items[tile_items - valid + e] = tile_first[e];
+    }
+    barrier_arrive_expecting(full, bytes);
+    if (bytes > 0) {
+      if constexpr (!Backward) bulk_copy_to_shared(s.items, input + base, bytes, full);
+      else bulk_copy_to_shared(s.items + (tile_items - whole), input - base - whole, bytes, full);
+    }
+  }
+
+  // Going backward a segment starts one past its first element (the stage's end side).
+  template <scan_kind Kind>
+  __device__ vector_rows_source<T, Tuning::vector, Backward> segment(stage const& s, offset_t, int segment) const {
+    return {Backward ? s.items + tile_items - segment * segment_items : s.items + segment * segment_items};
+  }
+
+  template <scan_kind Kind, bool Partial, class Source, class Local>
+  __device__ __forceinline__ void store(offset_t tile, int segment, int items, Source const&, Local const& local) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    T* out = Backward ? output - tile * tile_items - segment * segment_items
+                      : output + tile * tile_items + segment * segment_items;
+#pragma unroll
+    for (int r = 0; r < Tuning::rounds; ++r) {
+      if constexpr (!Partial) {
+        store_row_vector<Backward>(out, Backward ? -(r * 32 + lane) - 1 : r * 32 + lane, local.rows[r]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < Tuning::vector; ++j) {
+          const int e = (r * 32 + lane) * Tuning::vector + j;
+          if (e < items) {
+            if constexpr (!Backward) out[e] = local.rows[r][j];
+            else out[-1 - e] = local.rows[r][j];
+          }
+        }
+      }
+    }
+  }
+};
+
+template <class Tuning, class K, class V, class Pred, class Op>
+struct pipelined_by_key_tiles {
+  using value_type = segmented_value<V>;
+  using rows = warp_segmented_vector_rows<V, Tuning::vector, Tuning::rounds>;
+  static constexpr int tile_items = Tuning::tile_items;
+  static constexpr int segment_items = Tuning::segment_items;
+  static constexpr std::size_t input_bytes_per_item = sizeof(K) + sizeof(V);
+  static constexpr int key_lead = 16 / static_cast<int>(sizeof(K));  // keys before the tile's, for alignment
+  struct stage {
+    alignas(128) V values[tile_items];
+    alignas(16) K keys[key_lead + tile_items];  // keys[key_lead - 1]: the key before the tile
+  };
+
+  const K* keys;
+  const V* values;
+  V* output;
+  Pred pred;
+  Op op;
+  V init;  // exclusive scans only
+
+  bool aligned() const {
+    return reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && reinterpret_cast<std::uintptr_t>(values) % 16 == 0 &&
+           reinterpret_cast<std::uintptr_t>(output) % 16 == 0;
+  }
+
+  __device__ void copy(stage& s, offset_t tile, int valid, std::uint64_t* full) const {
+    const offset_t base = tile * tile_items;
+    const unsigned value_bytes = whole_vector_bytes<V>(valid), key_bytes = whole_vector_bytes<K>(valid);
+    for (int e = static_cast<int>(value_bytes / sizeof(V)); e < valid; ++e) s.values[e] = values[base + e];
+    for (int e = static_cast<int>(key_bytes / sizeof(K)); e < valid; ++e) s.keys[key_lead + e] = keys[base + e];
+    if (tile > 0) s.keys[key_lead - 1] = keys[base - 1];
+    barrier_arrive_expecting(full, value_bytes + key_bytes);
+    if (value_bytes > 0) bulk_copy_to_shared(s.values, values + base, value_bytes, full);
+    if (key_bytes > 0) bulk_copy_to_shared(s.keys + key_lead, keys + base, key_bytes, full);
+  }
+
+  template <scan_kind Kind>
+  using source = by_key_rows_source<Kind, V, K, Tuning::vector, Tuning::rounds, Pred, Op>;
+
+  template <scan_kind Kind>
+  __device__ source<Kind> segment(stage const& s, offset_t tile, int segment) const {
+    return source<Kind>{s.values + segment * segment_items, s.keys + key_lead + segment * segment_items,
+                        tile == 0 && segment == 0, pred, op, init};
+  }
+
+  // An exclusive scan writes the init at every head (the scanned pair there holds what came before it).
+  template <scan_kind Kind, bool Partial>
+  __device__ __forceinline__ void store(offset_t tile, int segment, int items, source<Kind> const&,
+                                        typename rows::local_scan const& local) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    V* out = output + tile * tile_items + segment * segment_items;
+#pragma unroll
+    for (int r = 0; r < Tuning::rounds; ++r) {
+      V row[Tuning::vector];
+#pragma unroll
+      for (int j = 0; j < Tuning::vector; ++j)
+        row[j] = Kind == scan_kind::exclusive && ((local.heads >> (r * Tuning::vector + j)) & 1u) ? init : local.rows[r][j];
+      if constexpr (!Partial) {
+        store_row_vector<false>(out, r * 32 + lane, row);
+      } else {
+#pragma unroll
+        for (int j = 0; j < Tuning::vector; ++j) {
+          const int e = (r * 32 + lane) * Tuning::vector + j;
+          if (e < items) out[e] = row[j];
+        }
+      }
+    }
+  }
+};
+
+}  // namespace fastscan::detail
