@@ -41,12 +41,6 @@ template <class Base>
 struct is_backward_over_contiguous<thrust::reverse_iterator<Base>>
     : std::bool_constant<thrust::is_contiguous_iterator_v<Base>> {};
 
-// Whether It is a backward_pointer over elements of T, const or not.
-template <class It, class T>
-inline constexpr bool is_backward_pointer_of = false;
-template <class U, class T>
-inline constexpr bool is_backward_pointer_of<backward_pointer<U>, T> = std::is_same_v<std::remove_cv_t<U>, T>;
-
 // The iterator to hand the kernels: a backward_pointer for a reverse iterator over contiguous
 // memory, the iterator itself otherwise.
 template <class It>

@@ -76,7 +76,7 @@ cudaError_t dispatch_single_pass(temp_arena& arena, InputIt input, OutputIt outp
     bool taken = false;
     FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<tuning, Kind>(arena, io, n, op, init, stream, taken)));
     if (taken) return cudaSuccess;
-  } else if constexpr (Algorithm::template has_pipelined_tuning<AccT> && is_backward_pointer_of<InputIt, AccT> &&
+  } else if constexpr (Algorithm::template has_pipelined_tuning<AccT> && is_backward_of<InputIt, AccT> &&
                        std::is_same_v<OutputIt, backward_pointer<AccT>>) {
     using tuning = typename Algorithm::template pipelined_tuning<AccT>;
     const pipelined_plain_tiles<tuning, AccT, true> io{input.last + 1, output.last + 1};  // one past each range

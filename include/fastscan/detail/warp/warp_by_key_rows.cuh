@@ -1,7 +1,7 @@
 #pragma once
 // A row source for warp_segmented_vector_rows that makes a scan by key's rows of values and heads from a
 // segment of values and keys in shared memory: lane l of round r reads the values of row 32 r + l as one
-// 16-byte vector, their keys as one access, and the key before them. Element i is a head where
+// 16-byte vector, their keys as another (keys as wide as the values), and the key before them. Element i is a head where
 // !pred(key[i - 1], key[i]) (Thrust's definition) or where it is the scan's first element; an exclusive
 // scan folds its init into each head's value (segmented.cuh). Warp code only: it knows shared memory and
 // nothing else.
@@ -14,8 +14,7 @@ namespace fastscan::detail {
 
 template <scan_kind Kind, class V, class K, int Vector, int Rounds, class Pred, class Op>
 struct by_key_rows_source {
-  static_assert(Vector * sizeof(V) == 16, "rows are 16-byte vectors of values");
-  static constexpr int key_bytes = Vector * static_cast<int>(sizeof(K));
+  static_assert(Vector * sizeof(V) == 16 && sizeof(K) == sizeof(V), "rows are 16-byte vectors of values and of keys");
 
   V const* values;   // the segment's first value
   K const* keys;     // the segment's first key; keys[-1] is the key before it
@@ -30,16 +29,8 @@ struct by_key_rows_source {
     const uint4 bits = reinterpret_cast<const uint4*>(values)[r * 32 + lane];
     std::memcpy(row, &bits, sizeof(bits));
     K key[Vector];
-    if constexpr (key_bytes == 16) {
-      const uint4 key_bits = reinterpret_cast<const uint4*>(keys + first)[0];
-      std::memcpy(key, &key_bits, sizeof(key));
-    } else if constexpr (key_bytes == 8) {
-      const uint2 key_bits = reinterpret_cast<const uint2*>(keys + first)[0];
-      std::memcpy(key, &key_bits, sizeof(key));
-    } else {
-#pragma unroll
-      for (int j = 0; j < Vector; ++j) key[j] = keys[first + j];
-    }
+    const uint4 key_bits = reinterpret_cast<const uint4*>(keys + first)[0];
+    std::memcpy(key, &key_bits, sizeof(key));
     K previous = keys[first - 1];
     unsigned heads = 0;
 #pragma unroll
