@@ -8,11 +8,13 @@
 
 #include <thrust/scan.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 namespace fastscan_test {
 
@@ -212,9 +214,10 @@ std::vector<std::optional<float>> deterministic_tile_prefixes(std::vector<float>
 
 // Floats whose tiles hold one value each (at the tile's first element; zeros after it, which any order
 // adds exactly), so every output is a tile prefix, or a tile prefix plus that value, and the prefixes'
-// bits show the order in which the kernel combined the tiles: it must be the formula's.
-TYPED_TEST(deterministic_single_pass_test, EqualsTheHostFormulaOverItsTiles) {
-  const std::size_t tile = TypeParam::template tile<float>;
+// bits show the order in which the kernel combined the tiles: it must be the formula's. Through the
+// policies `blocking` and `nosync` of a deterministic algorithm whose kernel has tiles of `tile` floats.
+template <class Blocking, class Nosync>
+void check_tile_prefix_formula(Blocking const& blocking, Nosync const& nosync, std::size_t tile) {
   const std::size_t group = 32 * tile;
   for (std::size_t n : capped({tile + 5, group, group + 1, 33 * group + 3, 65 * group + tile / 2})) {
     SCOPED_TRACE(n);
@@ -228,7 +231,7 @@ TYPED_TEST(deterministic_single_pass_test, EqualsTheHostFormulaOverItsTiles) {
     }
     const auto d_in = to_device(input);
     auto d_out = poisoned_device_vector<float>(n);
-    thrust::inclusive_scan(TypeParam::blocking, d_in.begin(), d_in.end(), d_out.begin());
+    thrust::inclusive_scan(blocking, d_in.begin(), d_in.end(), d_out.begin());
     auto out = to_host(d_out);
     const auto prefixes = deterministic_tile_prefixes(aggregates, std::nullopt);
     std::size_t wrong = 0;
@@ -242,7 +245,7 @@ TYPED_TEST(deterministic_single_pass_test, EqualsTheHostFormulaOverItsTiles) {
 
     const float init = 0.3f;
     d_out = poisoned_device_vector<float>(n);
-    thrust::exclusive_scan(TypeParam::nosync, d_in.begin(), d_in.end(), d_out.begin(), init);
+    thrust::exclusive_scan(nosync, d_in.begin(), d_in.end(), d_out.begin(), init);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     out = to_host(d_out);
     const auto with_init = deterministic_tile_prefixes(aggregates, init);
@@ -256,6 +259,82 @@ TYPED_TEST(deterministic_single_pass_test, EqualsTheHostFormulaOverItsTiles) {
     EXPECT_EQ(wrong, 0u);
   }
 }
+
+TYPED_TEST(deterministic_single_pass_test, EqualsTheHostFormulaOverItsTiles) {
+  check_tile_prefix_formula(TypeParam::blocking, TypeParam::nosync, TypeParam::template tile<float>);
+}
+
+// ---- the deterministic pipelined single pass ----------------------------------------------------
+
+// fastscan::matrix_deterministic's scans of 4- and 8-byte arithmetic types past 50 MiB take the
+// pipelined single pass on sm_90 and later (its threshold the same on every device). Here the size rule
+// is lowered so that small calls take it, with one block an SM and with at most three blocks: the same
+// formula over its tiles (8192 floats), the same bits whatever the grid, exact integer results with a
+// non-commutative operator, forward and backward.
+class DeterministicPipelined : public ::testing::TestWithParam<int> {};
+
+TEST_P(DeterministicPipelined, FormulaAndBitsWhateverTheGrid) {
+  FASTSCAN_REQUIRE_PIPELINED_PASS();
+  {
+    const pipelined_size_rule_lowered lowered(GetParam());
+    check_tile_prefix_formula(fastscan::matrix_deterministic, fastscan::matrix_deterministic_nosync, 8192);
+  }
+  // Adversarial doubles and floats: the bits of one block an SM, of at most three blocks and of repeated
+  // calls on two streams all equal.
+  // Past 70 groups of 8-byte tiles, a partial last tile; both ends of every range on 16 bytes, as the
+  // backward pass needs.
+  const std::size_t n = 70 * 32 * 4096 + 4092;
+  for (std::size_t size : capped({n})) {
+    const auto floats = adversarial_floats(size, 77);
+    const std::vector<double> doubles(floats.begin(), floats.end());
+    const auto d_floats = to_device(floats);
+    auto d_doubles = to_device(doubles);
+    auto scan_both = [&](cudaStream_t stream) {
+      thrust::device_vector<float> f(size);
+      thrust::device_vector<double> d(size), backward(size);
+      thrust::inclusive_scan(fastscan::matrix_deterministic.on(stream), d_floats.begin(), d_floats.end(), f.begin());
+      thrust::exclusive_scan(fastscan::matrix_deterministic.on(stream), d_doubles.begin(), d_doubles.end(), d.begin(), 0.25);
+      thrust::inclusive_scan(fastscan::matrix_deterministic.on(stream), d_doubles.rbegin(), d_doubles.rend(),
+                             backward.rbegin());
+      return std::make_tuple(to_host(f), to_host(d), to_host(backward));
+    };
+    scoped_stream stream, other;
+    decltype(scan_both(nullptr)) first;
+    {
+      const pipelined_size_rule_lowered lowered(0);
+      first = scan_both(stream.get());
+    }
+    const pipelined_size_rule_lowered lowered(GetParam() == 0 ? 3 : 1);
+    for (int run = 0; run < 3; ++run) {
+      SCOPED_TRACE(run);
+      const auto again = scan_both(run % 2 ? other.get() : stream.get());
+      EXPECT_TRUE(bitwise_equal(std::get<0>(first), std::get<0>(again)));
+      EXPECT_EQ(std::memcmp(std::get<1>(first).data(), std::get<1>(again).data(), size * sizeof(double)), 0);
+      EXPECT_EQ(std::memcmp(std::get<2>(first).data(), std::get<2>(again).data(), size * sizeof(double)), 0);
+    }
+    // Integers exact: non-commutative affine maps forward with an init, ints backward in place.
+    std::vector<std::uint64_t> maps(size);
+    for (std::size_t i = 0; i < size; ++i) maps[i] = splitmix64(4242 + i) | 1u;
+    auto d_maps = to_device(maps);
+    auto d_composed = poisoned_device_vector<std::uint64_t>(size);
+    thrust::exclusive_scan(fastscan::matrix_deterministic, d_maps.begin(), d_maps.end(), d_composed.begin(),
+                           std::uint64_t{3}, compose_packed32{});
+    ASSERT_TRUE(all_equal(reference_exclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}, 3u),
+                          to_host(d_composed)));
+    const auto ints = random_vector<int>(size, 4343);
+    auto d_ints = to_device(ints);
+    thrust::inclusive_scan(fastscan::matrix_deterministic, d_ints.rbegin(), d_ints.rend(), d_ints.rbegin());
+    const std::vector<int> reversed(ints.rbegin(), ints.rend());
+    auto expected = reference_inclusive<int, int>(reversed, thrust::plus<>{});
+    std::reverse(expected.begin(), expected.end());
+    ASSERT_TRUE(all_equal(expected, to_host(d_ints)));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DeterministicPipelined, DeterministicPipelined, ::testing::Values(0, 3),
+                         [](::testing::TestParamInfo<int> const& info) {
+                           return info.param == 0 ? std::string("BlockPerSm") : "AtMost" + std::to_string(info.param) + "Blocks";
+                         });
 
 // The largest size the tests allow, a few calls on two streams: the same bits.
 TYPED_TEST(deterministic_test, SameBitsAtTheLargestSize) {

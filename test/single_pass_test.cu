@@ -323,22 +323,6 @@ TYPED_TEST(staged_tiles_test, EveryPathAtWindowEdges) {
   }
 }
 
-// Packed affine maps x -> a*x + b as plain integers (the pipelined single pass takes arithmetic types
-// only): a 16-bit pair in a uint32 (mod 2^16) and a 32-bit pair in a uint64 (mod 2^32); non-commutative.
-struct compose_packed16 {  // apply `first`, then `second`
-  __host__ __device__ std::uint32_t operator()(std::uint32_t first, std::uint32_t second) const {
-    const std::uint32_t a1 = first & 0xffffu, b1 = first >> 16, a2 = second & 0xffffu, b2 = second >> 16;
-    return ((a2 * a1) & 0xffffu) | (((a2 * b1 + b2) & 0xffffu) << 16);
-  }
-};
-struct compose_packed32 {
-  __host__ __device__ std::uint64_t operator()(std::uint64_t first, std::uint64_t second) const {
-    const std::uint32_t a1 = static_cast<std::uint32_t>(first), b1 = static_cast<std::uint32_t>(first >> 32);
-    const std::uint32_t a2 = static_cast<std::uint32_t>(second), b2 = static_cast<std::uint32_t>(second >> 32);
-    return std::uint64_t{a2 * a1} | (std::uint64_t{a2 * b1 + b2} << 32);
-  }
-};
-
 // One inclusive scan of n ints through `policy` on `stream`, captured into a graph and replayed over new
 // data `replays` times (the capture path zeroes its own tile state in the graph, since a replay would
 // otherwise repeat the tag); every replay's output poisoned first and checked whole.
@@ -573,14 +557,10 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
 class PipelinedSinglePassLowered : public ::testing::TestWithParam<int> {};
 
 TEST_P(PipelinedSinglePassLowered, SmallSizes) {
-  FASTSCAN_REQUIRE_GPU();
+  FASTSCAN_REQUIRE_PIPELINED_PASS();
   fastscan::detail::device_facts device{};
   ASSERT_EQ(fastscan::detail::current_device_facts(device), cudaSuccess);
-  if (device.compute_major < 9) GTEST_SKIP() << "the pipelined single pass runs on sm_90 and later";
-  struct lowered_rule {
-    explicit lowered_rule(int max_blocks) { fastscan::detail::pipelined_scan_overrides_for_tests() = {1, max_blocks}; }
-    ~lowered_rule() { fastscan::detail::pipelined_scan_overrides_for_tests() = {}; }
-  } lowered(GetParam());
+  const pipelined_size_rule_lowered lowered(GetParam());
   const std::size_t tile4 = 8192, tile8 = 4096, sms = static_cast<std::size_t>(device.sms);
   scoped_stream stream, other;
   for (std::size_t n : capped({tile4 + 1, 2 * tile4, 2 * tile4 + 3, 5 * tile4 + 1025, 7919 * 3, (sms - 1) * tile4 + 17,

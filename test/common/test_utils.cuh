@@ -42,6 +42,24 @@ class gpu_test : public ::testing::Test {
   void SetUp() override { FASTSCAN_REQUIRE_GPU(); }
 };
 
+// Skips a test of the pipelined single pass where it cannot run (no GPU, or one before sm_90).
+#define FASTSCAN_REQUIRE_PIPELINED_PASS()                                                              \
+  do {                                                                                                \
+    FASTSCAN_REQUIRE_GPU();                                                                           \
+    fastscan::detail::device_facts facts{};                                                           \
+    ASSERT_EQ(fastscan::detail::current_device_facts(facts), cudaSuccess);                            \
+    if (facts.compute_major < 9) GTEST_SKIP() << "the pipelined single pass runs on sm_90 and later"; \
+  } while (0)
+
+// For its scope, every call whose tuning has the pipelined single pass takes it whatever its size, with
+// grids of at most max_blocks blocks (0: one an SM).
+struct pipelined_size_rule_lowered {
+  explicit pipelined_size_rule_lowered(int max_blocks) {
+    fastscan::detail::pipelined_scan_overrides_for_tests() = {1, max_blocks};
+  }
+  ~pipelined_size_rule_lowered() { fastscan::detail::pipelined_scan_overrides_for_tests() = {}; }
+};
+
 // ---- a kernel before a fastscan call ----------------------------------------------------------
 
 // Lets the kernels after it on its stream start at once (programmatic dependent launch, sm_90 and later:
@@ -85,6 +103,22 @@ static_assert(sizeof(affine64) == 16);
 struct compose_affine64 {
   __host__ __device__ affine64 operator()(affine64 const& first, affine64 const& second) const {
     return affine64{second.a * first.a, second.a * first.b + second.b};
+  }
+};
+
+// Packed affine maps x -> a*x + b as plain integers (the pipelined single pass takes arithmetic types
+// only): a 16-bit pair in a uint32 (mod 2^16) and a 32-bit pair in a uint64 (mod 2^32); non-commutative.
+struct compose_packed16 {  // apply `first`, then `second`
+  __host__ __device__ std::uint32_t operator()(std::uint32_t first, std::uint32_t second) const {
+    const std::uint32_t a1 = first & 0xffffu, b1 = first >> 16, a2 = second & 0xffffu, b2 = second >> 16;
+    return ((a2 * a1) & 0xffffu) | (((a2 * b1 + b2) & 0xffffu) << 16);
+  }
+};
+struct compose_packed32 {
+  __host__ __device__ std::uint64_t operator()(std::uint64_t first, std::uint64_t second) const {
+    const std::uint32_t a1 = static_cast<std::uint32_t>(first), b1 = static_cast<std::uint32_t>(first >> 32);
+    const std::uint32_t a2 = static_cast<std::uint32_t>(second), b2 = static_cast<std::uint32_t>(second >> 32);
+    return std::uint64_t{a2 * a1} | (std::uint64_t{a2 * b1 + b2} << 32);
   }
 };
 

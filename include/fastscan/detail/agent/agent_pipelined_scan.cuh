@@ -4,13 +4,13 @@
 // known. By warp:
 //   0            thread 0 draws tiles (launch order, from the call's counter) and copies each into the
 //                next free stage of a ring with one bulk copy (stage_ring.cuh);
-//   1            looks back (single_pass_lookback.cuh) for each tile in the order its block drew them,
-//                publishes the inclusive prefix and hands the carry to the scan warps;
+//   1            looks back (single_pass_lookback.cuh; the deterministic pass: deterministic_lookback.cuh)
+//                for each tile in the order its block drew them and hands the carry to the scan warps;
 //   2 ..         reduce warps: as a tile's copy lands, fold its segments and publish its aggregate;
 //   then         scan warps, one segment of the tile each: as its copy lands, the matrix scan with
 //                rows of one vector (the Tiles' rows: warp_vector_rows.cuh or its segmented flavour) up
 //                to the carry, free the stage, wait for the segment totals and the carry, store.
-// A tile's number, size, aggregate, segment totals and carry live in a ring of metadata slots (twice the
+// A tile's number, aggregate, segment totals and carry live in a ring of metadata slots (twice the
 // stages) with barriers of their own: freeing a stage frees none of them. Every lane that reads a stage
 // or a slot arrives on the barrier that frees it (an mbarrier arrival releases its own thread's accesses
 // only). Every element is read once and written once; in-place calls are safe (a tile's input is in
@@ -18,6 +18,7 @@
 // is copied, read as rows and stored: `Tiles` (pipelined_tiles.cuh: plain scans forward and backward,
 // scans by key).
 
+#include <fastscan/detail/agent/deterministic_lookback.cuh>
 #include <fastscan/detail/agent/pipelined_tiles.cuh>
 #include <fastscan/detail/agent/single_pass_lookback.cuh>
 #include <fastscan/detail/agent/stage_ring.cuh>
@@ -25,6 +26,7 @@
 #include <fastscan/detail/warp/warp_vector_rows.cuh>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace fastscan::detail {
 
@@ -39,6 +41,12 @@ struct agent_pipelined_scan {
   static constexpr int tile_items = Tuning::tile_items;
   static constexpr int segments_per_reduce_warp = scan_warps / reduce_warps;
   using rows = typename Tiles::rows;
+  // The look-back's two halves (publish, carry): polling, as every tile of the block waits on one warp's
+  // answer; or the deterministic pass's fixed formula.
+  template <class Op>
+  using prefix_t = std::conditional_t<Tuning::strategy == multi_block::single_pass_deterministic,
+                                      deterministic_single_pass_prefix<T, Op>,
+                                      single_pass_prefix<T, Op, 1, status_wait::polling>>;
 
   struct shared_storage {
     typename Tiles::stage stage[stages];
@@ -48,7 +56,6 @@ struct agent_pipelined_scan {
     std::uint64_t carried[slots]; // the slot's carry is written
     offset_t stage_tile[stages];  // the tile the producer copied there; -1: no more tiles
     offset_t tile[slots];
-    int valid[slots];
     T aggregate[slots];
     T segment_total[slots][scan_warps];
     bool segment_has_total[slots][scan_warps];
@@ -157,9 +164,8 @@ struct agent_pipelined_scan {
         for (int segment = 0; segment < scan_warps; ++segment)
           aggregate = combine_maybe(aggregate, maybe<T>{s.segment_total[slot][segment], s.segment_has_total[slot][segment]}, op);
         s.tile[slot] = tile;
-        s.valid[slot] = valid;
         s.aggregate[slot] = aggregate.value;
-        const single_pass_prefix<T, Op, 1, status_wait::polling> prefix{state, tile, tile + 1 < tiles, op, init};
+        const prefix_t<Op> prefix{state, tile, tile + 1 < tiles, op, init};
         prefix.publish(aggregate.value);
         barrier_arrive(&s.reduced[slot]);
       }
@@ -178,7 +184,7 @@ struct agent_pipelined_scan {
         barrier_arrive(&s.carried[slot]);
         return;
       }
-      const single_pass_prefix<T, Op, 1, status_wait::polling> prefix{state, tile, tile + 1 < tiles, op, init};
+      const prefix_t<Op> prefix{state, tile, tile + 1 < tiles, op, init};
       const maybe<T> carry = prefix.carry(s.aggregate[slot]);
       if (lane == 0) {
         s.carry[slot] = carry.value;

@@ -114,10 +114,21 @@ struct deterministic_single_pass_prefix {
   }
 
   __device__ maybe<T> operator()(T const& aggregate) const {
+    publish(aggregate);
+    return carry(aggregate);
+  }
+
+  // The two halves, for a caller with work that does not need the carry (as single_pass_prefix's): lane
+  // 0 of the calling warp publishes the tile's aggregate ...
+  __device__ void publish(T const& aggregate) const {
+    if (publishes && threadIdx.x % 32 == 0) state.publish(tile, tile_status::aggregate, aggregate);
+  }
+
+  // ... and all 32 lanes of a warp, after it, read what the tile's prefix folds and return it.
+  __device__ maybe<T> carry(T const& aggregate) const {
     constexpr int reads = folded_groups + 2;
     const int lane = static_cast<int>(threadIdx.x % 32);
     const bool leader = lane == 0;
-    if (publishes && leader) state.publish(tile, tile_status::aggregate, aggregate);
     const offset_t group = tile / group_tiles;
     const int in_group = static_cast<int>(tile % group_tiles);
     const bool closes_group = publishes && in_group == group_tiles - 1;

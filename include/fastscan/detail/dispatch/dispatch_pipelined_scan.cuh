@@ -92,7 +92,7 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, Tiles const& io, offset_t
   const offset_t blocks = overrides.max_blocks > 0 && overrides.max_blocks < device.sms ? overrides.max_blocks : device.sms;
   const offset_t grid = tiles < blocks ? tiles : blocks;
   return with_tile_state<T>(
-      arena, tiles, stream, false,
+      arena, tiles, stream, keeps_group_statuses(Tuning::strategy),
       [&](tile_state<T> const& state) {
         return launch_kernel(pipelined_scan_kernel<Tuning, Kind, Tiles, Op>, static_cast<unsigned>(grid), Tuning::threads,
                              sizeof(storage_t), stream, io, n, tiles, op, init, state);

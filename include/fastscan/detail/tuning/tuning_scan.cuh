@@ -31,8 +31,12 @@ namespace fastscan::detail {
 // StageBytes (one tile each), ScanWarps warps scanning a segment of the tile each (rows of one 16-byte
 // vector, Rounds rounds of 32 rows), ReduceWarps warps publishing the tiles' aggregates, one warp drawing
 // and copying tiles, one looking back; per-tile metadata in a ring of twice as many slots as stages.
-template <class T, int StageBytes, int Stages, int ScanWarps, int ReduceWarps>
+// Strategy: single_pass, or single_pass_deterministic (each tile's prefix a fixed formula of the tiles'
+// aggregates: deterministic_lookback.cuh).
+template <class T, int StageBytes, int Stages, int ScanWarps, int ReduceWarps,
+          multi_block Strategy = multi_block::single_pass>
 struct pipelined_scan_tuning {
+  static constexpr multi_block strategy = Strategy;
   static constexpr int vector = 16 / static_cast<int>(sizeof(T));
   static constexpr int stage_bytes = StageBytes;
   static constexpr int stages = Stages;
@@ -47,8 +51,14 @@ struct pipelined_scan_tuning {
 
   // Calls whose input exceeds the device's L2: a safe threshold rather than the crossover. On data
   // from DRAM the pipelined pass is ahead from 8-16 MiB, but inputs the previous call left in the L2
-  // can run faster on the one-tile-a-block pass (16 and 32 MiB on the H100; bench/PERFORMANCE.md).
-  static bool takes(std::size_t input_bytes, device_facts const& device) { return input_bytes > device.l2_bytes; }
+  // can run faster on the one-tile-a-block pass (16 and 32 MiB on the H100; bench/PERFORMANCE.md). The
+  // deterministic pass's threshold is the same on every device (the L2 of the GPUs it was measured on),
+  // so that its tiling, and with it its bits, depend on n alone.
+  static bool takes(std::size_t input_bytes, device_facts const& device) {
+    if constexpr (Strategy == multi_block::single_pass_deterministic) return input_bytes > deterministic_min_bytes;
+    else return input_bytes > device.l2_bytes;
+  }
+  static constexpr std::size_t deterministic_min_bytes = std::size_t{50} << 20;
 };
 
 // The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
@@ -104,16 +114,17 @@ struct matrix_algorithm {
       sizeof(T) == 8, matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>,
       matrix_algorithm<PadRows, Column, Strategy, 128, 128, LookbackTilesPerLane, 11>>::template tuning<T>;
 
-  // Plain single-pass scans of 4- and 8-byte arithmetic types whose data do not fit in L2, on sm_90 and
-  // later: the pipelined single pass (agent_pipelined_scan.cuh), 32 KiB tiles in seven stages, eight
-  // scan and four reduce warps; which calls it takes on a device: pipelined_scan_tuning::takes.
+  // Single-pass scans (plain and deterministic) of 4- and 8-byte arithmetic types whose data do not fit
+  // in L2, on sm_90 and later: the pipelined single pass (agent_pipelined_scan.cuh), 32 KiB tiles in
+  // seven stages, eight scan and four reduce warps; which calls it takes on a device:
+  // pipelined_scan_tuning::takes.
   template <class T>
-  static constexpr bool has_pipelined_tuning = Strategy == multi_block::single_pass && std::is_arithmetic_v<T> &&
+  static constexpr bool has_pipelined_tuning = is_single_pass(Strategy) && std::is_arithmetic_v<T> &&
                                                (sizeof(T) == 4 || sizeof(T) == 8) && PadRows &&
                                                Column == column_scan::warp_matrix && Threads == 128 &&
                                                ThreadBytes == 128 && LookbackTilesPerLane == 1 && StagedBlocksPerSm == 0;
   template <class T>
-  using pipelined_tuning = pipelined_scan_tuning<T, 32768, 7, 8, 4>;
+  using pipelined_tuning = pipelined_scan_tuning<T, 32768, 7, 8, 4, Strategy>;
 
   // Single-pass scans by key of 8-byte arithmetic values with 8-byte arithmetic keys (K not void) whose
   // data do not fit in L2, on sm_90 and later: the same pass over values with heads beside them, 16 KiB of
@@ -121,7 +132,8 @@ struct matrix_algorithm {
   // one-tile-a-block kernel on the H200 (its element rate is the limit there), and larger or smaller
   // tiles slower on both GPUs.
   template <class K, class V>
-  static constexpr bool has_pipelined_by_key_tuning = has_pipelined_tuning<V> && sizeof(V) == 8 &&
+  static constexpr bool has_pipelined_by_key_tuning = has_pipelined_tuning<V> && Strategy == multi_block::single_pass &&
+                                                      sizeof(V) == 8 &&
                                                       std::is_arithmetic_v<K> && sizeof(K) == 8;
   template <class K, class V>
   using pipelined_by_key_tuning = pipelined_scan_tuning<V, 16384, 6, 8, 4>;
