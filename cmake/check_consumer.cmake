@@ -1,5 +1,6 @@
 # Builds test/consumer as a user would, one way per call, with no flag beyond the language standard and
-# the GPU architecture, then runs it (exit 77, no usable GPU: built, not run).
+# the GPU architecture, then runs it (exit 77, no usable GPU: built, not run): plain nvcc builds the whole
+# drop-in program, find_package and add_subdirectory its first call only (the packaging's check).
 #   cmake -DMODE=<plain_nvcc|find_package|add_subdirectory> -DSTANDARD=<17|20> -DSOURCE_DIR=<fastscan>
 #         -DBUILD_DIR=<fastscan's configured build> -DWORK_DIR=<scratch> -DCUDA_COMPILER=<nvcc>
 #         -DARCHITECTURES=<CMAKE_CUDA_ARCHITECTURES, comma-separated> -DGENERATOR=<generator>

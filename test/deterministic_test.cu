@@ -290,8 +290,9 @@ TEST_P(DeterministicPipelined, FormulaAndBitsWhateverTheGrid) {
     const auto d_floats = to_device(floats);
     auto d_doubles = to_device(doubles);
     auto scan_both = [&](cudaStream_t stream) {
-      thrust::device_vector<float> f(size);
-      thrust::device_vector<double> d(size), backward(size);
+      auto f = poisoned_device_vector<float>(size);
+      auto d = poisoned_device_vector<double>(size);
+      auto backward = poisoned_device_vector<double>(size);
       thrust::inclusive_scan(fastscan::matrix_deterministic.on(stream), d_floats.begin(), d_floats.end(), f.begin());
       thrust::exclusive_scan(fastscan::matrix_deterministic.on(stream), d_doubles.begin(), d_doubles.end(), d.begin(), 0.25);
       thrust::inclusive_scan(fastscan::matrix_deterministic.on(stream), d_doubles.rbegin(), d_doubles.rend(),
