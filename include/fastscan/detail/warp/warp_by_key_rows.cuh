@@ -1,10 +1,10 @@
 #pragma once
 // A row source for warp_segmented_vector_rows that makes a scan by key's rows of values and heads from a
 // segment of values and keys in shared memory: lane l of round r reads the values of row 32 r + l as one
-// 16-byte vector, their keys as another (keys as wide as the values), and the key before them. Element i is a head where
-// !pred(key[i - 1], key[i]) (Thrust's definition) or where it is the scan's first element; an exclusive
-// scan folds its init into each head's value (segmented.cuh). Warp code only: it knows shared memory and
-// nothing else.
+// 16-byte vector, their keys as another (keys as wide as the values), and the key before them. Element
+// i is a head where !pred(key[i - 1], key[i]) (Thrust's definition) or where it is the scan's first
+// element; an exclusive scan folds its init into each head's value (segmented.cuh). Warp code only: it
+// knows shared memory and nothing else.
 
 #include <fastscan/detail/config.cuh>
 
