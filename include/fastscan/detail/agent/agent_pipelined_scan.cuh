@@ -45,7 +45,7 @@ struct agent_pipelined_scan {
   // answer; or the deterministic pass's fixed formula.
   template <class Op>
   using prefix_t = std::conditional_t<Tuning::strategy == multi_block::single_pass_deterministic,
-                                      deterministic_single_pass_prefix<T, Op>,
+                                      deterministic_single_pass_prefix<T, Op, Tuning::deterministic_folded_groups>,
                                       single_pass_prefix<T, Op, 1, status_wait::polling>>;
 
   struct shared_storage {

@@ -34,18 +34,17 @@ __device__ copies_of<U, Count> copies(U const& value) {
 // alone, never on which predecessor published first. Tiles form groups of 32: a group's aggregate G(g)
 // is its tiles' aggregates folded, and its inclusive prefix I(g) is G(g - 30 .. g) folded onto I(g - 31)
 // (or the init): 31 aggregates and a prefix, one a lane. The group's last tile publishes G(g) as soon as
-// its group's aggregates are known, and later I(g). Tile t of group g computes I(g - 1) itself, folding
-// G(g - 1) from the previous group's aggregates exactly as that group's last tile does (the same bits),
-// and folds onto it the aggregates of the tiles before it in its group, reading all in one round: it
-// waits for no tile later than t - 1 and for no group status newer than G(g - 2), and what it waits for
-// never waits for a later tile.
-template <class T, class Op>
+// its group's aggregates are known, and later I(g). Tile t of group g computes I(g - 1) itself: it folds
+// the FoldedGroups newest of those aggregates from their groups' tile aggregates exactly as those groups'
+// last tiles do (the same bits), reads the others, and folds onto I(g - 1) the aggregates of the tiles
+// before it in its group, reading all in one round. It waits for no tile later than t - 1 and for no
+// group status newer than G(g - 1 - FoldedGroups), and what it waits for never waits for a later tile.
+// More folded groups: the same bits, a status read and a fold more a lane, a wait further back.
+template <class T, class Op, int FoldedGroups = 1>
 struct deterministic_single_pass_prefix {
   static constexpr int group_tiles = deterministic_group_tiles;
   static constexpr int window_groups = 31;
-  // Groups before the tile's own whose aggregates it folds from their tiles' aggregates rather than read:
-  // one. More shorten no wait that matters and cost a status read a lane each (bench/PERFORMANCE.md).
-  static constexpr int folded_groups = 1;
+  static constexpr int folded_groups = FoldedGroups;
   static_assert(group_tiles == 32, "one lane a tile of the group");
   static_assert(folded_groups >= 1 && folded_groups < window_groups, "the window holds the folded groups");
   tile_state<T> state;

@@ -47,6 +47,10 @@ struct pipelined_scan_tuning {
   static constexpr int tile_items = scan_warps * segment_items;
   static constexpr int threads = 32 * (2 + reduce_warps + scan_warps);
   static constexpr int metadata_slots = 2 * stages;
+  // The deterministic look-back's groups folded from tile aggregates (deterministic_lookback.cuh): two,
+  // as this pass has more tiles in flight than the one-tile-a-block pass, whose look-back folds one
+  // (bench/PERFORMANCE.md).
+  static constexpr int deterministic_folded_groups = 2;
   static_assert(rounds * ScanWarps * 32 * 16 == StageBytes && ScanWarps % ReduceWarps == 0, "a tile splits evenly");
 
   // Calls whose input exceeds the device's L2: a safe threshold rather than the crossover. On data
