@@ -332,10 +332,7 @@ TEST_P(DeterministicPipelined, FormulaAndBitsWhateverTheGrid) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(DeterministicPipelined, DeterministicPipelined, ::testing::Values(0, 3),
-                         [](::testing::TestParamInfo<int> const& info) {
-                           return info.param == 0 ? std::string("BlockPerSm") : "AtMost" + std::to_string(info.param) + "Blocks";
-                         });
+INSTANTIATE_TEST_SUITE_P(DeterministicPipelined, DeterministicPipelined, ::testing::Values(0, 3), pipelined_grid_name);
 
 // The largest size the tests allow, a few calls on two streams: the same bits.
 TYPED_TEST(deterministic_test, SameBitsAtTheLargestSize) {

@@ -630,10 +630,7 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
   check_captured_inclusive_scan(fastscan::matrix_nosync, stream.get(), 40 * tile4 + 5, 3, 9800);
 }
 
-INSTANTIATE_TEST_SUITE_P(PipelinedSinglePass, PipelinedSinglePassLowered, ::testing::Values(0, 3),
-                         [](::testing::TestParamInfo<int> const& info) {
-                           return info.param == 0 ? std::string("BlockPerSm") : "AtMost" + std::to_string(info.param) + "Blocks";
-                         });
+INSTANTIATE_TEST_SUITE_P(PipelinedSinglePass, PipelinedSinglePassLowered, ::testing::Values(0, 3), pipelined_grid_name);
 
 // Large and small calls interleaved on one stream: each call's tile numbers start where the previous
 // call's draws ended.

@@ -60,6 +60,11 @@ struct pipelined_size_rule_lowered {
   ~pipelined_size_rule_lowered() { fastscan::detail::pipelined_scan_overrides_for_tests() = {}; }
 };
 
+// The name of a test instance whose parameter is pipelined_size_rule_lowered's max_blocks.
+inline std::string pipelined_grid_name(::testing::TestParamInfo<int> const& info) {
+  return info.param == 0 ? std::string("BlockPerSm") : "AtMost" + std::to_string(info.param) + "Blocks";
+}
+
 // ---- a kernel before a fastscan call ----------------------------------------------------------
 
 // Lets the kernels after it on its stream start at once (programmatic dependent launch, sm_90 and later:
