@@ -1,5 +1,11 @@
 # One helper per kind of target: tests, benchmarks and examples are declared the same way everywhere.
 
+# fastscan_tests: every program the tests run or compile (test programs, examples), so that the test
+# workflow builds them without the benchmarks.
+if(NOT TARGET fastscan_tests)
+  add_custom_target(fastscan_tests)
+endif()
+
 # Warnings for fastscan's own programs (never leaked to consumers of the library). No other flag: the
 # tests, examples and benchmarks build as a Thrust user's code builds (no --expt-relaxed-constexpr, no
 # --extended-lambda).
@@ -27,6 +33,7 @@ function(fastscan_add_test name)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/test ${PROJECT_BINARY_DIR}/test/generated)
   target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main)
   gtest_discover_tests(${name} NO_PRETTY_TYPES DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
+  add_dependencies(fastscan_tests ${name})
 endfunction()
 
 # fastscan_add_benchmark(NAME source...): a Google Benchmark program.
@@ -47,5 +54,6 @@ function(fastscan_add_example name)
   if(FASTSCAN_BUILD_TESTS)
     add_test(NAME example.${name} COMMAND ${name})
     set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 77 LABELS example TIMEOUT 120)
+    add_dependencies(fastscan_tests ${name})
   endif()
 endfunction()

@@ -30,13 +30,9 @@ for a in matrix matrix_deterministic blelloch hillis_steele; do
   run memcheck "memcheck_by_key_$a" "scan_by_key_${a}_test" '*EveryLayout*:*NonCommutative*:*InPlace*' &
 done
 wait
-# The deterministic flavours' multi-pass drivers (their recursion over tile totals), scans and by key.
-for a in matrix blelloch hillis_steele; do
-  run memcheck "memcheck_${a}_deterministic" "scan_${a}_deterministic_test" '*ExclusiveScanInit*:*Int64*:*Affine3d*:*Mixed*' &
-done
-for a in blelloch hillis_steele; do
-  run memcheck "memcheck_by_key_${a}_deterministic" "scan_by_key_${a}_deterministic_test" '*EveryLayout*:*NonCommutative*:*InPlace*' &
-done
+# The deterministic drivers with every type (their recursion over tile totals); the trees' deterministic
+# and multi-pass policies are in deterministic_test's run above.
+run memcheck memcheck_matrix_deterministic scan_matrix_deterministic_test '*ExclusiveScanInit*:*Int64*:*Affine3d*:*Mixed*' &
 wait
 # Large elements (dynamic shared memory, block storage in global memory), narrow and vector types.
 run memcheck memcheck_compat_large compat_large_types_test '*' &
