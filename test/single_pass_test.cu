@@ -518,10 +518,10 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
     thrust::inclusive_scan(fastscan::matrix, d_maps.begin(), d_maps.end(), d_maps.begin(), compose_packed32{});
     ASSERT_TRUE(all_equal(reference_inclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}), to_host(d_maps)));
   }
-  // Scans by key of 8-byte values with 8-byte keys, their keys and values past the L2 (and with 4-byte
-  // keys, which keep the one-tile-a-block kernel).
+  // Scans by key of 8-byte values with 8- and 4-byte keys, their keys and values past the L2.
   static_assert(fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<long long, double> &&
-                fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<unsigned long long, std::uint64_t>);
+                fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<unsigned long long, std::uint64_t> &&
+                fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<int, double>);
   const std::size_t tile_by_key = 2048, first_by_key = (l2 / 16 / tile_by_key + 1) * tile_by_key;
   for (std::size_t n : capped({first_by_key, first_by_key + 2 * tile_by_key + 513})) {
     SCOPED_TRACE("by key, n = " + std::to_string(n));
@@ -620,11 +620,13 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
     thrust::inclusive_scan(fastscan::matrix, d_values.begin(), d_values.end(), d_values.begin());
     ASSERT_TRUE(all_equal(reference_inclusive<double, double>(values, thrust::plus<>{}), to_host(d_values)));
   }
-  // Scans by key of 8-byte values with 8-byte keys (2048-element tiles).
+  // Scans by key of 8-byte values with 8- and 4-byte keys (2048-element tiles).
   for (std::size_t n : capped({2049, 4096, 9 * 2048 + 511, sms * 2048 + 3, 2 * sms * 2048 + 1})) {
     SCOPED_TRACE("by key, n = " + std::to_string(n));
     check_pipelined_by_key<long long>(n, stream.get(), 9750 + n);
     check_pipelined_by_key<unsigned long long>(n, other.get(), 9760 + n);
+    check_pipelined_by_key<int>(n, stream.get(), 9770 + n);
+    check_pipelined_by_key<unsigned>(n, other.get(), 9780 + n);
   }
   // Captured into a graph: the statuses come from the call's temporary storage, zeroed in the graph.
   check_captured_inclusive_scan(fastscan::matrix_nosync, stream.get(), 40 * tile4 + 5, 3, 9800);

@@ -130,17 +130,16 @@ struct matrix_algorithm {
   template <class T>
   using pipelined_tuning = pipelined_scan_tuning<T, 32768, 7, 8, 4, Strategy>;
 
-  // Single-pass scans by key of 8-byte arithmetic values with 8-byte arithmetic keys (K not void) whose
-  // data do not fit in L2, on sm_90 and later: the same pass over values with heads beside them, 16 KiB of
-  // values a tile with their keys in six stages. With 4-byte keys it measured slower than the
-  // one-tile-a-block kernel on the H200 (its element rate is the limit there), and larger or smaller
-  // tiles slower on both GPUs.
+  // Single-pass scans by key of 8-byte arithmetic values with 4- or 8-byte arithmetic keys (K not void)
+  // whose data do not fit in L2, on sm_90 and later: the same pass over values with heads beside them,
+  // 16 KiB of values a tile with their keys, in eight stages (4-byte keys) or six. Larger or smaller
+  // tiles measured slower on both GPUs.
   template <class K, class V>
   static constexpr bool has_pipelined_by_key_tuning = has_pipelined_tuning<V> && Strategy == multi_block::single_pass &&
-                                                      sizeof(V) == 8 &&
-                                                      std::is_arithmetic_v<K> && sizeof(K) == 8;
+                                                      sizeof(V) == 8 && std::is_arithmetic_v<K> &&
+                                                      (sizeof(K) == 8 || sizeof(K) == 4);
   template <class K, class V>
-  using pipelined_by_key_tuning = pipelined_scan_tuning<V, 16384, 6, 8, 4>;
+  using pipelined_by_key_tuning = pipelined_scan_tuning<V, 16384, sizeof(K) == 4 ? 8 : 6, 8, 4>;
 
   // Single-pass scans by key of 8-byte values: 96 threads x 96 bytes (12 values a thread); the keys'
   // registers and the smaller tile's lower latency outweigh its extra look-backs.

@@ -3,12 +3,15 @@
 // 16-byte vector of values, with the heads kept as bits beside them rather than as a flag in every
 // element, so that the column's shuffles move values only. A lane finds the nearest row with a head at
 // or before its own in the round from one ballot, and folds in a lower lane's prefix only from there
-// (Hillis-Steele on values; a reduction tree the same way). Results are those of the segmented operator
+// (Hillis-Steele on values). The reduction (the segment's total alone) reads runs instead of rows, a
+// lane's elements consecutive, so that its tree of shuffles runs once rather than once a round. Results are those of the segmented operator
 // over (head, value) pairs; op is the values' operator, folded in element order (it need not be
 // commutative).
 //
 // Warp code only, with warp_vector_rows' interface: a row source gives each lane's row of a round and
-// its heads (load_row returns bit j for element j), the carry and the totals are (head, value) pairs.
+// its heads (load_row returns bit j for element j), and for the reduction each lane's run of Rounds x
+// Vector consecutive elements and their heads (load_run, warp_runs.cuh); the carry and the totals are
+// (head, value) pairs.
 // Partial segments hold only their first `valid` elements: the totals fold those only; the scan's rows
 // past them hold whatever the source gave (results never stored).
 
@@ -33,52 +36,37 @@ struct warp_segmented_vector_rows {
   };
 
   // The fold of the segment's (valid) elements as a pair, in lane 0; none where no element is valid.
+  // Over runs (the source's load_run: Rounds x Vector consecutive elements a lane), so that the shuffle
+  // tree runs once, not once a round.
   template <bool Partial, class Source, class Op>
   __device__ __forceinline__ static maybe<pair_t> reduce(Source& source, int valid, segmented_op<Op> const& segmented) {
     Op const& op = segmented.op;
+    constexpr int run_items = Rounds * Vector;
     const int lane = static_cast<int>(threadIdx.x % 32);
-    V total[Rounds];
-    unsigned lanes_with_head[Rounds];
-    int lanes[Rounds];  // the round's lanes holding valid elements: a prefix
-#pragma unroll
-    for (int r = 0; r < Rounds; ++r) {
-      V row[Vector];
-      unsigned heads = source.load_row(r, lane, row);
-      const int first = (r * 32 + lane) * Vector;
-      if constexpr (Partial) {
-        const int rest = valid - first;
-        heads &= rest >= Vector ? ~0u : rest > 0 ? (1u << rest) - 1 : 0u;
-        const int round_items = valid - r * 32 * Vector;
-        lanes[r] = round_items <= 0 ? 0 : round_items >= 32 * Vector ? 32 : (round_items + Vector - 1) / Vector;
-      } else {
-        lanes[r] = 32;
-      }
-      V x = row[0];
-#pragma unroll
-      for (int j = 1; j < Vector; ++j)
-        if (!Partial || first + j < valid) x = (heads >> j) & 1u ? row[j] : static_cast<V>(op(x, row[j]));
-      total[r] = x;
-      lanes_with_head[r] = __ballot_sync(0xffffffffu, heads != 0 && lane < lanes[r]);
+    V run[run_items];
+    unsigned heads = source.load_run(lane, run);
+    const int first = lane * run_items;
+    int lanes = 32;  // the lanes holding valid elements: a prefix
+    if constexpr (Partial) {
+      const int rest = valid - first;
+      heads &= rest >= run_items ? ~0u : rest > 0 ? (1u << rest) - 1 : 0u;
+      lanes = (valid + run_items - 1) / run_items;
     }
+    V total = run[0];
+#pragma unroll
+    for (int j = 1; j < run_items; ++j)
+      if (!Partial || first + j < valid) total = (heads >> j) & 1u ? run[j] : static_cast<V>(op(total, run[j]));
+    const unsigned lanes_with_head = __ballot_sync(0xffffffffu, heads != 0 && lane < lanes);
+    const int last_head = lanes_with_head ? 31 - __clz(static_cast<int>(lanes_with_head)) : -1;
 #pragma unroll
     for (int d = 1; d < 32; d *= 2) {
-#pragma unroll
-      for (int r = 0; r < Rounds; ++r) {
-        const V right = shuffle_any<shuffle_from::higher_lane>(total[r], d);
-        const int last_head = lanes_with_head[r] ? 31 - __clz(static_cast<int>(lanes_with_head[r])) : -1;
-        // The right half holds the last head: everything before it is cut off.
-        if ((lane & (2 * d - 1)) == 0 && lane + d < lanes[r])
-          total[r] = last_head >= lane + d ? right : static_cast<V>(op(total[r], right));
-      }
+      const V right = shuffle_any<shuffle_from::higher_lane>(total, d);
+      // The right half holds the last head: everything before it is cut off.
+      if ((lane & (2 * d - 1)) == 0 && lane + d < lanes)
+        total = last_head >= lane + d ? right : static_cast<V>(op(total, right));
     }
-    maybe<pair_t> result = none<pair_t>();
-#pragma unroll
-    for (int r = 0; r < Rounds; ++r) {
-      if (lanes[r] == 0) continue;
-      const pair_t round{total[r], lanes_with_head[r] != 0};
-      result = result.valid ? some<pair_t>(segmented(result.value, round)) : some<pair_t>(round);
-    }
-    return result;
+    if (lanes == 0) return none<pair_t>();
+    return some<pair_t>(pair_t{total, lanes_with_head != 0});
   }
 
   // Rows into registers, scanned within; the column's prefixes, for every round.
