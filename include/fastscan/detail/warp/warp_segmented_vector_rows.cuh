@@ -4,9 +4,9 @@
 // element, so that the column's shuffles move values only. A lane finds the nearest row with a head at
 // or before its own in the round from one ballot, and folds in a lower lane's prefix only from there
 // (Hillis-Steele on values). The reduction (the segment's total alone) reads runs instead of rows, a
-// lane's elements consecutive, so that its tree of shuffles runs once rather than once a round. Results are those of the segmented operator
-// over (head, value) pairs; op is the values' operator, folded in element order (it need not be
-// commutative).
+// lane's elements consecutive, so that its tree of shuffles runs once rather than once a round. Results
+// are those of the segmented operator over (head, value) pairs; op is the values' operator, folded in
+// element order (it need not be commutative).
 //
 // Warp code only, with warp_vector_rows' interface: a row source gives each lane's row of a round and
 // its heads (load_row returns bit j for element j), and for the reduction each lane's run of Rounds x
