@@ -1,9 +1,13 @@
 #pragma once
-// Shared vocabulary of the library: offsets, scan kinds, the optional carry value, error plumbing.
+// Shared vocabulary of the library: offsets, scan kinds, the optional carry value, error plumbing, how
+// a thread's items lie in a tile and move as machine words.
 
 #include <cuda_runtime_api.h>
+#include <vector_types.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace fastscan::detail {
 
@@ -46,6 +50,24 @@ template <class T>
 constexpr int elements_per_vector() {
   return sizeof(T) < 16 && 16 % sizeof(T) == 0 ? static_cast<int>(16 / sizeof(T)) : 1;
 }
+
+// A thread's `Vector` consecutive elements of T in vector memory (a chunk) move as one access of 2, 4,
+// 8 or 16 bytes, or as several of 16 bytes: 16 bytes for the accumulator, whose Vector the tuning
+// derives from it; keys narrower or wider than the values they go with take chunks of other sizes.
+template <class T, int Vector>
+inline constexpr std::size_t chunk_bytes = Vector * sizeof(T);
+template <class T, int Vector>
+inline constexpr bool chunk_movable = chunk_bytes<T, Vector> % 16 == 0 || chunk_bytes<T, Vector> == 8 ||
+                                      chunk_bytes<T, Vector> == 4 || chunk_bytes<T, Vector> == 2;
+template <class T, int Vector>
+inline constexpr std::size_t chunk_alignment = chunk_bytes<T, Vector> < 16 ? chunk_bytes<T, Vector> : 16;
+template <class T, int Vector>
+using chunk_word = std::conditional_t<
+    chunk_bytes<T, Vector> % 16 == 0, uint4,
+    std::conditional_t<chunk_bytes<T, Vector> == 8, uint2,
+                       std::conditional_t<chunk_bytes<T, Vector> == 4, unsigned, unsigned short>>>;
+template <class T, int Vector>
+inline constexpr int chunk_words = static_cast<int>(chunk_bytes<T, Vector> / sizeof(chunk_word<T, Vector>));
 
 }  // namespace fastscan::detail
 

@@ -91,24 +91,6 @@ struct zip_of_two<thrust::zip_iterator<::cuda::std::tuple<A, B>>> {
   static constexpr bool value = is_contiguous_of<A, first> && is_contiguous_of<B, second>;
 };
 
-// A thread's `Vector` consecutive elements of T in vector memory (a chunk) move as one access of 2, 4,
-// 8 or 16 bytes, or as several of 16 bytes: 16 bytes for the accumulator, whose Vector the tuning
-// derives from it; keys narrower or wider than the values they go with take chunks of other sizes.
-template <class T, int Vector>
-inline constexpr std::size_t chunk_bytes = Vector * sizeof(T);
-template <class T, int Vector>
-inline constexpr bool chunk_movable = chunk_bytes<T, Vector> % 16 == 0 || chunk_bytes<T, Vector> == 8 ||
-                                      chunk_bytes<T, Vector> == 4 || chunk_bytes<T, Vector> == 2;
-template <class T, int Vector>
-inline constexpr std::size_t chunk_alignment = chunk_bytes<T, Vector> < 16 ? chunk_bytes<T, Vector> : 16;
-template <class T, int Vector>
-using chunk_word = std::conditional_t<
-    chunk_bytes<T, Vector> % 16 == 0, uint4,
-    std::conditional_t<chunk_bytes<T, Vector> == 8, uint2,
-                       std::conditional_t<chunk_bytes<T, Vector> == 4, unsigned, unsigned short>>>;
-template <class T, int Vector>
-inline constexpr int chunk_words = static_cast<int>(chunk_bytes<T, Vector> / sizeof(chunk_word<T, Vector>));
-
 // Component C's array of a zip of two contiguous memories, as a raw pointer.
 template <int Component, class It>
 __host__ __device__ auto zip_array(It const& input) {

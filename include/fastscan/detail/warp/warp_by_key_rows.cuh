@@ -21,7 +21,6 @@ template <scan_kind Kind, class V, class K, int Vector, int Rounds, class Pred, 
 struct by_key_rows_source {
   static_assert(Vector * sizeof(V) == 16 && (Vector * sizeof(K) == 16 || Vector * sizeof(K) == 8),
                 "rows are a 16-byte vector of values and an 8- or 16-byte vector of keys");
-  using key_row_word = std::conditional_t<Vector * sizeof(K) == 16, uint4, uint2>;
   static constexpr int run_items = Rounds * Vector;
 
   V const* values;   // the segment's first value
@@ -37,7 +36,8 @@ struct by_key_rows_source {
     const uint4 bits = reinterpret_cast<const uint4*>(values)[r * 32 + lane];
     std::memcpy(row, &bits, sizeof(bits));
     K key[Vector];
-    const key_row_word key_bits = reinterpret_cast<const key_row_word*>(keys + first)[0];
+    using key_word = chunk_word<K, Vector>;  // the row's keys: 8 or 16 bytes
+    const key_word key_bits = reinterpret_cast<const key_word*>(keys + first)[0];
     std::memcpy(key, &key_bits, sizeof(key));
     return heads_of(first, keys[first - 1], key, row);
   }
