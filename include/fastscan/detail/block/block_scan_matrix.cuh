@@ -14,6 +14,7 @@
 #include <fastscan/detail/block/matrix_layout.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/uninitialized.cuh>
+#include <fastscan/detail/warp/warp_runs.cuh>
 #include <fastscan/detail/warp/warp_scan.cuh>
 
 namespace fastscan::detail {
@@ -45,7 +46,7 @@ class matrix_column {
   __host__ __device__ static constexpr int slot(int entry) {
     if constexpr (rotated_runs) {
       const int lane = entry / run;
-      return lane * run + ((entry + lane / (entries_in_128_bytes / run)) & (run - 1));
+      return lane * run + ((entry + run_rotation(lane, run)) & (run - 1));
     } else {
       return entry;
     }

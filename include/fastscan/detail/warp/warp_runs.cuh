@@ -13,14 +13,20 @@
 
 namespace fastscan::detail {
 
+// The rotation of lane l's run of `vectors` 16-byte vectors (a power of two): its place among the lanes
+// whose runs start in the same 128-byte line (runs of v < 8 vectors start in 8 / v different groups;
+// from 8 vectors on, every lane's own), so that those lanes' j-th vectors meet every bank group once.
+__host__ __device__ constexpr int run_rotation(int lane, int vectors) {
+  return (vectors >= 8 ? lane : lane / (8 / vectors)) & (vectors - 1);
+}
+
 // Lane's run of N elements of T from `run_first` (16-byte aligned) into `run`, in element order.
 template <class T, int N>
 __device__ __forceinline__ void load_rotated_run(T const* run_first, int lane, T (&run)[N]) {
   constexpr int vectors = static_cast<int>(N * sizeof(T) / 16);
   static_assert(N * sizeof(T) % 16 == 0 && vectors > 0 && (vectors & (vectors - 1)) == 0,
                 "a run is a power-of-two count of 16-byte vectors");
-  // Runs of v vectors start in 8 / v different groups (v < 8): lanes that share a start rotate apart.
-  const int rotation = (vectors >= 8 ? lane : lane / (8 / vectors)) % vectors;
+  const int rotation = run_rotation(lane, vectors);
   uint4 bits[vectors];  // bits[q]: vector (q + rotation) % vectors
 #pragma unroll
   for (int q = 0; q < vectors; ++q) bits[q] = reinterpret_cast<const uint4*>(run_first)[(q + rotation) % vectors];
