@@ -3,7 +3,9 @@
 //     few distinct (16 values spread over every digit);
 //   sort_by_key of uint32 keys with uint32 values, uniform and few distinct;
 //   the widths users also sort: uint8 and uint16 keys (sort, and sort_by_key with uint32 values),
-//   uint64 keys with uint32 values, uint32 keys with uint64 values.
+//   uint64 keys with uint32 values, uint32 keys with uint64 values;
+//   keys of a small range, as indices and labels are: uint32 keys below 2^16 with uint32 values
+//   (`sort_by_key_range16`), uint64 keys below 2^32 (`sort_range32`).
 // Bytes a sort must move: its keys (and values) read once and written once. Each iteration sorts a
 // fresh copy of the input (copied before the timed region). CUB runs as Thrust's CUDA backend calls
 // it: a DoubleBuffer with a second buffer allocated once, the result left in whichever buffer it ends.
@@ -19,7 +21,7 @@
 namespace fastscan_bench {
 namespace {
 
-enum class distribution { uniform, few_distinct };
+enum class distribution { uniform, few_distinct, small_range };
 
 __host__ __device__ inline std::uint32_t hash32(std::uint64_t i, std::uint32_t seed) {
   std::uint32_t x = static_cast<std::uint32_t>(i) * 0x9E3779B9u ^ static_cast<std::uint32_t>(i >> 32) ^ seed;
@@ -37,6 +39,8 @@ __global__ void make_keys(Key* keys, std::size_t n, distribution d, std::uint32_
     const std::uint32_t h = hash32(i, seed);
     if (d == distribution::few_distinct) {
       keys[i] = static_cast<Key>((h % 16u) * 0x9E3779B97F4A7C15ull);
+    } else if (d == distribution::small_range) {  // below 2^16 (32-bit keys) or 2^32 (64-bit keys)
+      keys[i] = static_cast<Key>(sizeof(Key) == 8 ? h : h >> 16);
     } else if constexpr (std::is_same_v<Key, float>) {
       keys[i] = static_cast<float>(h >> 8) * 0x1.0p-23f - 1.0f;
     } else if constexpr (sizeof(Key) == 8) {
@@ -171,6 +175,8 @@ void register_sorts(std::vector<std::size_t> const& sizes, bool full) {
   register_sort<std::uint16_t, std::uint32_t, distribution::uniform>("sort_by_key", sort_sizes);
   register_sort<std::uint64_t, std::uint32_t, distribution::uniform>("sort_by_key", sort_sizes);
   register_sort<std::uint32_t, std::uint64_t, distribution::uniform>("sort_by_key_values64", sort_sizes);
+  register_sort<std::uint32_t, std::uint32_t, distribution::small_range>("sort_by_key_range16", sort_sizes);
+  register_sort<std::uint64_t, void, distribution::small_range>("sort_range32", sort_sizes);
 }
 
 }  // namespace fastscan_bench

@@ -1,9 +1,12 @@
 // Host-only checks that need no GPU: every overridden Thrust scan, compaction and sort call, in every arity and policy
 // spelling, reaches fastscan; algorithms fastscan does not override (thrust::reduce) do not; and the
-// policies carry their stream and synchronisation behaviour as thrust::cuda::par does.
+// policies carry their stream and synchronisation behaviour as thrust::cuda::par does; and host-side
+// choices of the kernels (which memory the staged scans take, which passes a radix sort leaves out).
 // Empty ranges keep the calls off the device: a nosync policy then makes no CUDA call at all.
 
 #include "common/policies.cuh"
+
+#include <fastscan/detail/agent/agent_radix_sort_histogram.cuh>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/reverse_iterator.h>
@@ -15,6 +18,7 @@
 #include <thrust/unique.h>
 #include <thrust/transform_scan.h>
 
+#include <string>
 #include <type_traits>
 
 namespace fastscan_test {
@@ -227,6 +231,45 @@ TEST(Dispatch, LargeFourByteScansStageOnlyAlignedContiguousMemory) {
   EXPECT_FALSE((fd::tuning_takes<staged_int, int>(storage, storage + 3)));
   EXPECT_TRUE((fd::tuning_takes<large_double, double>(reinterpret_cast<double*>(storage) + 1,
                                                      reinterpret_cast<double*>(storage))));
+}
+
+// Which passes a radix sort leaves out (agent_radix_sort_histogram.cuh), from those in which every key
+// has one digit: of a run of such consecutive passes an even number, of an odd number all but the first
+// (which moves the keys to the buffer the run must end in). Named cases, then every mask of 1 to 8 passes.
+TEST(Dispatch, RadixSortLeavesOutRunsOfOneDigitPasses) {
+  using fastscan::detail::radix_left_out_passes;
+  EXPECT_EQ(radix_left_out_passes(0b0000, 4), 0b0000u);
+  EXPECT_EQ(radix_left_out_passes(0b1111, 4), 0b1111u);  // all keys equal
+  EXPECT_EQ(radix_left_out_passes(0b1110, 4), 0b1100u);  // keys below 2^8
+  EXPECT_EQ(radix_left_out_passes(0b1100, 4), 0b1100u);  // keys below 2^16
+  EXPECT_EQ(radix_left_out_passes(0b1000, 4), 0b0000u);  // keys below 2^24
+  EXPECT_EQ(radix_left_out_passes(0b0011, 4), 0b0011u);  // multiples of 2^16: the first launch too
+  EXPECT_EQ(radix_left_out_passes(0b1011, 4), 0b0011u);  // two runs
+  EXPECT_EQ(radix_left_out_passes(0xF0, 8), 0xF0u);      // 64-bit keys below 2^32
+  EXPECT_EQ(radix_left_out_passes(0xE0, 8), 0xC0u);      // below 2^40
+  EXPECT_EQ(radix_left_out_passes(0b1, 1), 0b0u);        // 8-bit keys with values: the one pass runs
+  for (int passes = 1; passes <= 8; ++passes) {
+    for (unsigned long long one_digit = 0; one_digit < (1ull << passes); ++one_digit) {
+      const unsigned long long left_out = radix_left_out_passes(one_digit, passes);
+      SCOPED_TRACE("passes " + std::to_string(passes) + ", one digit " + std::to_string(one_digit));
+      EXPECT_EQ(left_out & ~one_digit, 0u);  // only passes that leave the order as it is
+      int ran_in_run = 0, run = 0;
+      for (int p = 0; p <= passes; ++p) {
+        const bool in_run = p < passes && ((one_digit >> p) & 1u) != 0;
+        if (in_run) {
+          ++run;
+          if (((left_out >> p) & 1u) == 0) {
+            ++ran_in_run;
+            EXPECT_EQ(run, 1) << "only a run's first pass runs (pass " << p << ")";
+          }
+        } else {
+          EXPECT_EQ(ran_in_run, run % 2) << "an odd run moves the keys once (run ending before pass " << p << ")";
+          ran_in_run = 0;
+          run = 0;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -145,6 +145,66 @@ TYPED_TEST(sort_test, WidePairsAtEverySize) {
   }
 }
 
+// Passes in which every key has the same digit (keys of a small range, in any byte) may be left out:
+// of a run of such passes an even number is, of an odd number all but the first (radix_left_out_passes,
+// agent_radix_sort_histogram.cuh). Runs of 1 to 4 passes at the start, the middle and the end, two
+// runs, 64-bit keys (runs of 3 and 4), signed and float keys (their ordered bits), a single pass of
+// 8-bit keys with values, and the portion loop (a left-out launch sets the next one's counter); with
+// values (stability shows in the payload) and without.
+TYPED_TEST(sort_test, PassesWhoseKeysShareADigit) {
+  struct restore_portion {
+    ~restore_portion() { fastscan::detail::radix_sort_portion_items_for_tests() = 0; }
+  } restore;
+  const std::size_t tile = sort_tile<TypeParam, std::uint32_t>;
+  const std::size_t pair_tile = sort_tile<TypeParam, std::uint32_t, std::uint32_t>;
+  const std::uint32_t masks[][2] = {  // key = (random & mask) | set: the bytes outside mask are one digit
+      {0x000000FFu, 0},            // passes 1-3: the first runs, two left out
+      {0x0000FFFFu, 0},            // passes 2-3: both left out
+      {0x00FFFFFFu, 0},            // pass 3: runs
+      {0xFFFF00FFu, 0x00004200u},  // pass 1, between ranked passes
+      {0xFF00FF00u, 0x00370011u},  // passes 0 and 2: both run
+      {0xFFFFFF00u, 0x00000005u},  // pass 0, the first
+      {0xFFFF0000u, 0x0000BEEFu},  // passes 0-1: left out, the first launch's counter
+      {0, 0xC0FFEEu}};             // every pass: all left out
+  scoped_stream stream;
+  int flavour = 0;
+  for (std::size_t portion : {std::size_t{0}, 3 * tile}) {
+    fastscan::detail::radix_sort_portion_items_for_tests() = portion;
+    const auto sizes = portion == 0 ? capped({2, 257, pair_tile + 1, 3 * tile + 1, 104729, (std::size_t{1} << 20) + 1})
+                                    : capped({3 * tile + 1, 104729});
+    for (std::size_t n : sizes) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", portion " + std::to_string(portion));
+      const auto random = keys_with(n, 5100 + n, 0);
+      for (auto const& mask : masks) {
+        SCOPED_TRACE("mask " + std::to_string(mask[0]));
+        std::vector<std::uint32_t> keys(n);
+        for (std::size_t i = 0; i < n; ++i) keys[i] = (random[i] & mask[0]) | mask[1];
+        with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
+          expect_sorted_by_key_like_par<std::uint32_t>(keys, policy, thrust::less<>{}, sort_call::sort);
+        });
+        expect_sorted_like_par(keys, TypeParam::nosync, thrust::greater<>{}, sort_call::stable_sort);
+      }
+      std::vector<std::uint64_t> wide(n);
+      std::vector<std::int32_t> small(n);
+      std::vector<float> reals(n);
+      std::vector<std::uint8_t> bytes(n, 0x5A);
+      for (std::size_t i = 0; i < n; ++i) {
+        wide[i] = random[i];                       // below 2^32: passes 4-7
+        small[i] = static_cast<std::int32_t>(random[i] % 50000);  // non-negative: the sign byte is one digit
+        reals[i] = 1.0f + static_cast<float>(random[i] >> 9) * 0x1.0p-23f;  // [1, 2): the exponent's byte
+      }
+      expect_sorted_like_par(wide, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+      expect_sorted_by_key_like_par<std::uint32_t>(wide, TypeParam::nosync, thrust::greater<>{}, sort_call::sort);
+      for (auto& x : wide) x |= (x & 0xFF) << 32;  // below 2^40: passes 5-7
+      expect_sorted_by_key_like_par<std::uint64_t>(wide, TypeParam::blocking, thrust::less<>{}, sort_call::stable_sort);
+      expect_sorted_by_key_like_par<std::uint32_t>(small, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+      expect_sorted_like_par(small, TypeParam::nosync, thrust::greater<>{}, sort_call::sort);
+      expect_sorted_by_key_like_par<std::uint32_t>(reals, TypeParam::blocking, thrust::greater<>{}, sort_call::sort);
+      expect_sorted_by_key_like_par<std::uint64_t>(bytes, TypeParam::nosync, thrust::less<>{}, sort_call::stable_sort);
+    }
+  }
+}
+
 // Inputs larger than one portion run one launch per portion and pass; a small portion (set for the
 // test) runs that loop at a size the test can afford.
 TYPED_TEST(sort_test, PortionsOfALargeInput) {

@@ -54,8 +54,33 @@ struct agent_radix_sort_histogram {
   }
 };
 
+// The passes a sort leaves out (bit p: pass p), from those in which every key has the same digit (bit
+// p of one_digit): such a pass leaves the order as it is, and only the buffer its output goes to
+// matters. Of a run of such consecutive passes an even number is left out (the keys stay where the run
+// found them); of an odd number the first still runs (its warps all take block_radix_rank.cuh's
+// one-digit short cut) and moves them to the buffer the run must end in, and the rest are left out.
+__host__ __device__ inline unsigned long long radix_left_out_passes(unsigned long long one_digit, int passes) {
+  unsigned long long left_out = 0;
+  for (int first = 0; first < passes;) {
+    if (((one_digit >> first) & 1ull) == 0) {
+      ++first;
+      continue;
+    }
+    int end = first;
+    while (end < passes && ((one_digit >> end) & 1ull) != 0) ++end;
+    for (int p = (end - first) % 2 == 0 ? first : first + 1; p < end; ++p) left_out |= 1ull << p;
+    first = end;
+  }
+  return left_out;
+}
+
+// Where a left-out launch's tile counter starts (agent_radix_sort_onesweep.cuh): above any tile count
+// (a launch sorts at most 2^30 items).
+inline constexpr unsigned radix_left_out_draw = 1u << 31;
+
 // Where each digit's keys start in each pass's output (called by the block of pass blockIdx.x, one
-// digit per thread): after every key of a smaller digit.
+// digit per thread): after every key of a smaller digit. Block 0 also finds the passes to leave out,
+// and starts the first launch's tile counter (zero before) at radix_left_out_draw if pass 0 is one.
 template <class Tuning>
 struct agent_radix_sort_digit_starts {
   using digit_scan = typename Tuning::template digit_scan<offset_t>;
@@ -65,9 +90,12 @@ struct agent_radix_sort_digit_starts {
     __device__ maybe<offset_t> operator()(offset_t const&) const { return none<offset_t>(); }
   };
 
-  // counts: [pass][digit]; starts: [pass][portion][digit], of which portion 0 is written here.
-  __device__ static void digit_starts(temp_storage& storage, unsigned long long const* counts, offset_t* starts,
-                                      offset_t portions) {
+  // counts: [pass][digit] of n keys; starts: [pass][portion][digit], of which portion 0 is written here;
+  // left_out_passes: radix_left_out_passes of the passes (one block each); first_draw (unless null):
+  // the first launch's tile counter.
+  __device__ static void digit_starts(temp_storage& storage, unsigned long long const* counts, offset_t n,
+                                      offset_t* starts, offset_t portions, unsigned long long* left_out_passes,
+                                      unsigned* first_draw) {
     const int pass = static_cast<int>(blockIdx.x);
     const int digit = static_cast<int>(threadIdx.x);
     const bool holds_digit = thread_holds_digit<Tuning::threads>();  // the others scan zeros
@@ -75,6 +103,18 @@ struct agent_radix_sort_digit_starts {
     offset_t scanned[1] = {count};
     digit_scan(storage).template scan<scan_kind::inclusive>(scanned, ::cuda::std::plus<offset_t>{}, no_carry{});
     if (holds_digit) starts[pass * portions * radix_digits + digit] = scanned[0] - count;
+    if (blockIdx.x == 0) {
+      const int passes = static_cast<int>(gridDim.x);
+      unsigned long long one_digit = 0;
+      for (int p = 0; p < passes; ++p)
+        if (__syncthreads_or(holds_digit && static_cast<offset_t>(counts[p * radix_digits + digit]) == n) != 0)
+          one_digit |= 1ull << p;
+      if (threadIdx.x == 0) {
+        const unsigned long long left_out = radix_left_out_passes(one_digit, passes);
+        *left_out_passes = left_out;
+        if (first_draw != nullptr && (left_out & 1ull) != 0) *first_draw = radix_left_out_draw;
+      }
+    }
   }
 };
 

@@ -26,6 +26,14 @@
 // With StoresKeys false the keys are ranked and placed but not written: a sort of a single pass writes
 // its keys from the digit counts instead (dispatch_radix_sort.cuh), as every key of a digit is the same.
 //
+// A pass in which every key has the same digit (the digit counts say so before the first pass: keys of
+// a small range, in any of their bytes) leaves the order as it is, and may be left out
+// (radix_left_out_passes, agent_radix_sort_histogram.cuh): each launch of it then only clears the next
+// launch's look-back words. A launch learns that from its draw, at no cost to the others: the launch
+// before it (or, for the first, the digit-starts kernel) starts its tile counter at
+// radix_left_out_draw rather than 0. (A copy instead of the pass that must still move the keys would be
+// cheaper, but its code in this kernel cost the ranking path registers.)
+//
 // The look-back here is not the scans' (single_pass_lookback.cuh): a tile does 256 independent
 // look-backs, one per digit and thread, each over 32-bit words that hold a status and a count, as CUB
 // does. The words are cleared for each launch: every launch clears, spread over its blocks, the words
@@ -33,6 +41,7 @@
 // so no memset runs between passes. Counts stay below 2^30 because a launch sorts at most one portion
 // of the input (radix_sort_tuning::portion_items).
 
+#include <fastscan/detail/agent/agent_radix_sort_histogram.cuh>
 #include <fastscan/detail/agent/tile_draw.cuh>
 #include <fastscan/detail/agent/tile_io.cuh>
 #include <fastscan/detail/block/block_radix_rank.cuh>
@@ -69,6 +78,8 @@ struct radix_pass {
   offset_t lookback_words;
   int pass;                      // the digit: bits [8 * pass, 8 * pass + 8) of the ordered key
   bool prefetch;                 // prefetch the launch-order guess's keys and values (tile_io.cuh)
+  unsigned long long const* left_out_passes;  // bit p: pass p is left out
+  int next_pass;                               // the next launch's pass (-1: none)
 };
 
 template <class Tuning, class Key, bool Descending, class Value, bool StoresKeys = true>
@@ -151,19 +162,36 @@ struct agent_radix_sort_onesweep {
     return before;
   }
 
+  // Clears this block's share of the next launch's look-back words; the next launch's tile counter (word
+  // 0) starts at radix_left_out_draw if that launch is left out.
+  __device__ static void clear_next_lookback(radix_pass<bits_t, Value> const& pass) {
+    const offset_t stride = static_cast<offset_t>(gridDim.x) * threads;
+    for (offset_t i = static_cast<offset_t>(blockIdx.x) * threads + threadIdx.x; i < pass.lookback_words; i += stride)
+      pass.next_lookback[i] = 0;
+    if (blockIdx.x == 0 && threadIdx.x == 0 && pass.next_pass >= 0 &&
+        ((*pass.left_out_passes >> pass.next_pass) & 1ull) != 0)
+      pass.next_lookback[0] = radix_left_out_draw;
+  }
+
   __device__ static void consume_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass) {
-    const tile_span span = locate_tile(draw_tile(
-        storage.tile, pass.prefetch, [&] { return static_cast<offset_t>(atomicAdd(pass.lookback, 1u)); },
+    // The tile drawn, or -1 where the pass is left out (its counter started at radix_left_out_draw; such
+    // a launch still prefetches its guess: that read is its cost).
+    const offset_t drawn = draw_tile(
+        storage.tile, pass.prefetch,
+        [&] {
+          const unsigned tile = atomicAdd(pass.lookback, 1u);
+          return tile >= radix_left_out_draw ? offset_t{-1} : static_cast<offset_t>(tile);
+        },
         [&](offset_t guess) {
           const offset_t guess_base = guess * tile_items;
           if (guess_base + tile_items <= pass.items) {
             prefetch_to_l2(pass.keys_in + guess_base, tile_items * sizeof(bits_t));
             if constexpr (has_values) prefetch_to_l2(pass.values_in + guess_base, tile_items * sizeof(Value));
           }
-        }), pass.items, tile_items);
-    const offset_t stride = static_cast<offset_t>(gridDim.x) * threads;
-    for (offset_t i = static_cast<offset_t>(blockIdx.x) * threads + threadIdx.x; i < pass.lookback_words; i += stride)
-      pass.next_lookback[i] = 0;
+        });
+    clear_next_lookback(pass);
+    if (drawn < 0) return;
+    const tile_span span = locate_tile(drawn, pass.items, tile_items);
     const offset_t tile = span.index;
     const offset_t tile_base = span.base;
     const int valid = span.valid;

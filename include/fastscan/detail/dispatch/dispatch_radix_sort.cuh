@@ -42,6 +42,7 @@ template <class Tuning, class Bits, class Value>
 struct radix_sort_plan {
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
   offset_t n = 0;
+  int passes = 0;
   offset_t portion_items = 0;
   offset_t portions = 0;
   offset_t launch_items = 0;  // the most items a launch sorts
@@ -50,12 +51,14 @@ struct radix_sort_plan {
   Bits* other_keys = nullptr;  // the second buffer keys and values go back and forth with (keys: only
                                // with more than one pass; a single pass writes its keys from the counts)
   Value* other_values = nullptr;
-  unsigned long long* counts = nullptr;  // every pass's digit counts
+  unsigned long long* counts = nullptr;  // every pass's digit counts, then the passes left out (bit p:
+                                         // pass p; radix_left_out_passes)
   offset_t* starts = nullptr;            // every pass's and portion's digit starts
   unsigned* lookback[2] = {nullptr, nullptr};
 
-  void plan(temp_arena& arena, int passes, offset_t items) {
+  void plan(temp_arena& arena, int key_passes, offset_t items) {
     n = items;
+    passes = key_passes;
     portion_items = Tuning::portion_items;
     const offset_t test_limit = radix_sort_portion_items_for_tests() / Tuning::tile_items * Tuning::tile_items;
     if (test_limit > 0 && test_limit < portion_items) portion_items = test_limit;
@@ -65,7 +68,7 @@ struct radix_sort_plan {
     lookback_words = 1 + launch_tiles * radix_digits;
     other_keys = passes > 1 ? arena.allocate<Bits>(static_cast<std::size_t>(n)) : nullptr;
     other_values = has_values ? arena.allocate<Value>(static_cast<std::size_t>(n)) : nullptr;
-    counts = arena.allocate<unsigned long long>(static_cast<std::size_t>(passes) * radix_digits);
+    counts = arena.allocate<unsigned long long>(static_cast<std::size_t>(passes) * radix_digits + 1);
     starts = arena.allocate<offset_t>(static_cast<std::size_t>(passes * portions * radix_digits));
     lookback[0] = arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words));
     lookback[1] = arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words));
@@ -88,12 +91,15 @@ struct radix_sort_plan {
                                    lookback[1 - lookback_index],
                                    lookback_words,
                                    pass,
-                                   prefetch};
+                                   prefetch,
+                                   counts + static_cast<offset_t>(passes) * radix_digits,
+                                   portion + 1 < portions ? pass : pass + 1 < passes ? pass + 1 : -1};
   }
 };
 
 // Counts every pass's digits in one read of the keys (also clearing the first launch's look-back
-// words), then places each pass's and portion's digit starts.
+// words), then places each pass's and portion's digit starts and finds the passes to leave out (the
+// word after the counts).
 template <class Tuning, class Key, bool Descending, class Plan>
 cudaError_t count_digits(Plan const& plan, typename radix_key<Key, Descending>::bits_t const* keys, cudaStream_t stream) {
   constexpr int passes = radix_key<Key, Descending>::passes;
@@ -104,8 +110,8 @@ cudaError_t count_digits(Plan const& plan, typename radix_key<Key, Descending>::
   FASTSCAN_CUDA_TRY(launch_kernel(radix_histogram_kernel<Tuning, Key, Descending>, histogram_blocks,
                                   Tuning::histogram_threads, 0, stream, keys, plan.n, plan.counts, plan.lookback[0],
                                   plan.lookback_words));
-  return launch_kernel(radix_digit_starts_kernel<Tuning>, passes, Tuning::threads, 0, stream, plan.counts, plan.starts,
-                       plan.portions);
+  return launch_kernel(radix_digit_starts_kernel<Tuning>, passes, Tuning::threads, 0, stream, plan.counts, plan.n,
+                       plan.starts, plan.portions, plan.counts + std::size_t{passes} * radix_digits, plan.lookback[0]);
 }
 
 // One pass: a launch per portion, keys (and values) from keys_in to keys_out; the launches alternate
@@ -151,7 +157,7 @@ cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaSt
   using bits_t = typename radix_key<Key, Descending>::bits_t;
   radix_fill_plan plan;
   plan.n = n;
-  plan.counts = arena.allocate<unsigned long long>(radix_digits);
+  plan.counts = arena.allocate<unsigned long long>(radix_digits + 1);
   plan.starts = arena.allocate<offset_t>(radix_digits);
   if (arena.measuring()) return cudaSuccess;
   FASTSCAN_CUDA_TRY((count_digits<Tuning, Key, Descending>(plan, reinterpret_cast<bits_t*>(keys), stream)));
