@@ -80,7 +80,7 @@ inline constexpr unsigned radix_left_out_draw = 1u << 31;
 
 // Where each digit's keys start in each pass's output (called by the block of pass blockIdx.x, one
 // digit per thread): after every key of a smaller digit. Block 0 also finds the passes to leave out,
-// and starts the first launch's tile counter (zero before) at radix_left_out_draw if pass 0 is one.
+// and starts every launch's tile counter: at 0, or at radix_left_out_draw where its pass is left out.
 template <class Tuning>
 struct agent_radix_sort_digit_starts {
   using digit_scan = typename Tuning::template digit_scan<offset_t>;
@@ -90,30 +90,34 @@ struct agent_radix_sort_digit_starts {
     __device__ maybe<offset_t> operator()(offset_t const&) const { return none<offset_t>(); }
   };
 
-  // counts: [pass][digit] of n keys; starts: [pass][portion][digit], of which portion 0 is written here;
-  // left_out_passes: radix_left_out_passes of the passes (one block each); first_draw (unless null):
-  // the first launch's tile counter.
+  // counts: [pass][digit] of n keys (one block a pass); starts: [pass][portion][digit], of which portion 0
+  // is written here; tile_counters (unless null): [pass][portion], one a launch.
   __device__ static void digit_starts(temp_storage& storage, unsigned long long const* counts, offset_t n,
-                                      offset_t* starts, offset_t portions, unsigned long long* left_out_passes,
-                                      unsigned* first_draw) {
+                                      offset_t* starts, offset_t portions, unsigned* tile_counters) {
     const int pass = static_cast<int>(blockIdx.x);
+    const int passes = static_cast<int>(gridDim.x);
     const int digit = static_cast<int>(threadIdx.x);
     const bool holds_digit = thread_holds_digit<Tuning::threads>();  // the others scan zeros
     const offset_t count = holds_digit ? static_cast<offset_t>(counts[pass * radix_digits + digit]) : 0;
+    // Block 0 reads every pass's count of its digit together with its own; only the bits meet at
+    // barriers (the first sort launch waits for this kernel).
+    unsigned long long holds_all = 0;  // bit p: this thread's digit holds all n keys in pass p
+    if (blockIdx.x == 0 && tile_counters != nullptr && holds_digit) {
+#pragma unroll 8
+      for (int p = 0; p < passes; ++p)
+        if (static_cast<offset_t>(counts[p * radix_digits + digit]) == n) holds_all |= 1ull << p;
+    }
     offset_t scanned[1] = {count};
     digit_scan(storage).template scan<scan_kind::inclusive>(scanned, ::cuda::std::plus<offset_t>{}, no_carry{});
     if (holds_digit) starts[pass * portions * radix_digits + digit] = scanned[0] - count;
-    if (blockIdx.x == 0) {
-      const int passes = static_cast<int>(gridDim.x);
+    if (blockIdx.x == 0 && tile_counters != nullptr) {
       unsigned long long one_digit = 0;
       for (int p = 0; p < passes; ++p)
-        if (__syncthreads_or(holds_digit && static_cast<offset_t>(counts[p * radix_digits + digit]) == n) != 0)
-          one_digit |= 1ull << p;
-      if (threadIdx.x == 0) {
-        const unsigned long long left_out = radix_left_out_passes(one_digit, passes);
-        *left_out_passes = left_out;
-        if (first_draw != nullptr && (left_out & 1ull) != 0) *first_draw = radix_left_out_draw;
-      }
+        if (__syncthreads_or(static_cast<int>((holds_all >> p) & 1ull)) != 0) one_digit |= 1ull << p;
+      const unsigned long long left_out = radix_left_out_passes(one_digit, passes);
+      const offset_t launches = static_cast<offset_t>(passes) * portions;
+      for (offset_t launch = threadIdx.x; launch < launches; launch += Tuning::threads)
+        tile_counters[launch] = ((left_out >> (launch / portions)) & 1ull) != 0 ? radix_left_out_draw : 0u;
     }
   }
 };

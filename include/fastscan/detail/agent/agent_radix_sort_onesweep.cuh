@@ -29,10 +29,10 @@
 // A pass in which every key has the same digit (the digit counts say so before the first pass: keys of
 // a small range, in any of their bytes) leaves the order as it is, and may be left out
 // (radix_left_out_passes, agent_radix_sort_histogram.cuh): each launch of it then only clears the next
-// launch's look-back words. A launch learns that from its draw, at no cost to the others: the launch
-// before it (or, for the first, the digit-starts kernel) starts its tile counter at
-// radix_left_out_draw rather than 0. (A copy instead of the pass that must still move the keys would be
-// cheaper, but its code in this kernel cost the ranking path registers.)
+// launch's look-back words. A launch learns that from its first draw, at no cost to the others: every
+// launch has its own tile counter, which the digit-starts kernel starts at radix_left_out_draw rather
+// than 0. (A copy instead of the pass that must still move the keys would be cheaper, but its code in
+// this kernel cost the ranking path registers.)
 //
 // The look-back here is not the scans' (single_pass_lookback.cuh): a tile does 256 independent
 // look-backs, one per digit and thread, each over 32-bit words that hold a status and a count, as CUB
@@ -73,13 +73,12 @@ struct radix_pass {
   offset_t items;                // in the portion
   offset_t const* digit_starts;  // 256: where the portion's keys of each digit start in the output
   offset_t* next_digit_starts;   // 256: the next portion's, written by the last tile (null: no next)
-  unsigned* lookback;            // [0]: the tile counter; then 256 status words per tile
+  unsigned* tile_counter;        // this launch's draws (from radix_left_out_draw: the pass is left out)
+  unsigned* lookback;            // 256 status words per tile
   unsigned* next_lookback;       // the next launch's words, cleared by this one
   offset_t lookback_words;
   int pass;                      // the digit: bits [8 * pass, 8 * pass + 8) of the ordered key
   bool prefetch;                 // prefetch the launch-order guess's keys and values (tile_io.cuh)
-  unsigned long long const* left_out_passes;  // bit p: pass p is left out
-  int next_pass;                               // the next launch's pass (-1: none)
 };
 
 template <class Tuning, class Key, bool Descending, class Value, bool StoresKeys = true>
@@ -142,7 +141,7 @@ struct agent_radix_sort_onesweep {
 
   // Called by thread d < 256 with the tile's count of digit d, as soon as it is known.
   __device__ static void publish_count(radix_pass<bits_t, Value> const& pass, offset_t tile, unsigned count) {
-    unsigned* own_status = pass.lookback + 1 + tile * radix_digits + threadIdx.x;
+    unsigned* own_status = pass.lookback + tile * radix_digits + threadIdx.x;
     store_relaxed(own_status, (tile == 0 ? digit_status::inclusive : digit_status::aggregate) | count);
   }
 
@@ -153,7 +152,7 @@ struct agent_radix_sort_onesweep {
     const int digit = static_cast<int>(threadIdx.x);
     unsigned before = 0;
     if (tile > 0) {
-      unsigned* statuses = pass.lookback + 1;
+      unsigned* statuses = pass.lookback;
       before = look_back(statuses, tile, digit);
       store_relaxed(statuses + tile * radix_digits + digit, digit_status::inclusive | (before + count));
     }
@@ -162,15 +161,11 @@ struct agent_radix_sort_onesweep {
     return before;
   }
 
-  // Clears this block's share of the next launch's look-back words; the next launch's tile counter (word
-  // 0) starts at radix_left_out_draw if that launch is left out.
+  // Clears this block's share of the next launch's look-back words.
   __device__ static void clear_next_lookback(radix_pass<bits_t, Value> const& pass) {
     const offset_t stride = static_cast<offset_t>(gridDim.x) * threads;
     for (offset_t i = static_cast<offset_t>(blockIdx.x) * threads + threadIdx.x; i < pass.lookback_words; i += stride)
       pass.next_lookback[i] = 0;
-    if (blockIdx.x == 0 && threadIdx.x == 0 && pass.next_pass >= 0 &&
-        ((*pass.left_out_passes >> pass.next_pass) & 1ull) != 0)
-      pass.next_lookback[0] = radix_left_out_draw;
   }
 
   __device__ static void consume_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass) {
@@ -179,7 +174,7 @@ struct agent_radix_sort_onesweep {
     const offset_t drawn = draw_tile(
         storage.tile, pass.prefetch,
         [&] {
-          const unsigned tile = atomicAdd(pass.lookback, 1u);
+          const unsigned tile = atomicAdd(pass.tile_counter, 1u);
           return tile >= radix_left_out_draw ? offset_t{-1} : static_cast<offset_t>(tile);
         },
         [&](offset_t guess) {

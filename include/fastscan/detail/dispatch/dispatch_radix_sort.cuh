@@ -1,10 +1,10 @@
 #pragma once
 // Host side of radix sort, in named steps: plan the portions and the temporary storage (a second
-// buffer for keys and values, digit counts, digit starts, two sets of look-back words), count every
-// pass's digits in one read and place their starts, run one onesweep launch per pass (and per portion
-// of a very large input, each portion's launch handing the next its digit starts), copy back after an
-// odd number of passes (8-bit keys with values). 8-bit keys alone are not moved at all: counted, then
-// written from their digits' starts (agent_radix_sort_fill.cuh).
+// buffer for keys and values, digit counts, digit starts, a tile counter a launch, two sets of
+// look-back words), count every pass's digits in one read and place their starts, run one onesweep
+// launch per pass (and per portion of a very large input, each portion's launch handing the next its
+// digit starts), copy back after an odd number of passes (8-bit keys with values). 8-bit keys alone
+// are not moved at all: counted, then written from their digits' starts (agent_radix_sort_fill.cuh).
 //
 // Values wider than 8 bytes do not ride along (they would crowd out the tile in shared memory): the
 // keys are sorted with their original positions, and the values gathered by those afterwards.
@@ -42,7 +42,6 @@ template <class Tuning, class Bits, class Value>
 struct radix_sort_plan {
   static constexpr bool has_values = !std::is_same_v<Value, keys_only>;
   offset_t n = 0;
-  int passes = 0;
   offset_t portion_items = 0;
   offset_t portions = 0;
   offset_t launch_items = 0;  // the most items a launch sorts
@@ -51,25 +50,25 @@ struct radix_sort_plan {
   Bits* other_keys = nullptr;  // the second buffer keys and values go back and forth with (keys: only
                                // with more than one pass; a single pass writes its keys from the counts)
   Value* other_values = nullptr;
-  unsigned long long* counts = nullptr;  // every pass's digit counts, then the passes left out (bit p:
-                                         // pass p; radix_left_out_passes)
+  unsigned long long* counts = nullptr;  // every pass's digit counts
   offset_t* starts = nullptr;            // every pass's and portion's digit starts
+  unsigned* tile_counters = nullptr;     // every pass's and portion's launch's
   unsigned* lookback[2] = {nullptr, nullptr};
 
-  void plan(temp_arena& arena, int key_passes, offset_t items) {
+  void plan(temp_arena& arena, int passes, offset_t items) {
     n = items;
-    passes = key_passes;
     portion_items = Tuning::portion_items;
     const offset_t test_limit = radix_sort_portion_items_for_tests() / Tuning::tile_items * Tuning::tile_items;
     if (test_limit > 0 && test_limit < portion_items) portion_items = test_limit;
     portions = (n + portion_items - 1) / portion_items;
     launch_items = n < portion_items ? n : portion_items;
     launch_tiles = (launch_items + Tuning::tile_items - 1) / Tuning::tile_items;
-    lookback_words = 1 + launch_tiles * radix_digits;
+    lookback_words = launch_tiles * radix_digits;
     other_keys = passes > 1 ? arena.allocate<Bits>(static_cast<std::size_t>(n)) : nullptr;
     other_values = has_values ? arena.allocate<Value>(static_cast<std::size_t>(n)) : nullptr;
-    counts = arena.allocate<unsigned long long>(static_cast<std::size_t>(passes) * radix_digits + 1);
+    counts = arena.allocate<unsigned long long>(static_cast<std::size_t>(passes) * radix_digits);
     starts = arena.allocate<offset_t>(static_cast<std::size_t>(passes * portions * radix_digits));
+    tile_counters = arena.allocate<unsigned>(static_cast<std::size_t>(passes * portions));
     lookback[0] = arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words));
     lookback[1] = arena.allocate<unsigned>(static_cast<std::size_t>(lookback_words));
   }
@@ -87,19 +86,18 @@ struct radix_sort_plan {
                                    items,
                                    pass_starts + portion * radix_digits,
                                    portion + 1 < portions ? pass_starts + (portion + 1) * radix_digits : nullptr,
+                                   tile_counters + static_cast<offset_t>(pass) * portions + portion,
                                    lookback[lookback_index],
                                    lookback[1 - lookback_index],
                                    lookback_words,
                                    pass,
-                                   prefetch,
-                                   counts + static_cast<offset_t>(passes) * radix_digits,
-                                   portion + 1 < portions ? pass : pass + 1 < passes ? pass + 1 : -1};
+                                   prefetch};
   }
 };
 
 // Counts every pass's digits in one read of the keys (also clearing the first launch's look-back
-// words), then places each pass's and portion's digit starts and finds the passes to leave out (the
-// word after the counts).
+// words), then places each pass's and portion's digit starts and starts each launch's tile counter
+// (radix_left_out_draw for the passes left out).
 template <class Tuning, class Key, bool Descending, class Plan>
 cudaError_t count_digits(Plan const& plan, typename radix_key<Key, Descending>::bits_t const* keys, cudaStream_t stream) {
   constexpr int passes = radix_key<Key, Descending>::passes;
@@ -111,7 +109,7 @@ cudaError_t count_digits(Plan const& plan, typename radix_key<Key, Descending>::
                                   Tuning::histogram_threads, 0, stream, keys, plan.n, plan.counts, plan.lookback[0],
                                   plan.lookback_words));
   return launch_kernel(radix_digit_starts_kernel<Tuning>, passes, Tuning::threads, 0, stream, plan.counts, plan.n,
-                       plan.starts, plan.portions, plan.counts + std::size_t{passes} * radix_digits, plan.lookback[0]);
+                       plan.starts, plan.portions, plan.tile_counters);
 }
 
 // One pass: a launch per portion, keys (and values) from keys_in to keys_out; the launches alternate
@@ -136,6 +134,7 @@ struct radix_fill_plan {
   offset_t portions = 1;
   unsigned long long* counts = nullptr;
   offset_t* starts = nullptr;
+  unsigned* tile_counters = nullptr;  // no launch follows
   unsigned* lookback[1] = {nullptr};
   offset_t lookback_words = 0;
 };
@@ -157,7 +156,7 @@ cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaSt
   using bits_t = typename radix_key<Key, Descending>::bits_t;
   radix_fill_plan plan;
   plan.n = n;
-  plan.counts = arena.allocate<unsigned long long>(radix_digits + 1);
+  plan.counts = arena.allocate<unsigned long long>(radix_digits);
   plan.starts = arena.allocate<offset_t>(radix_digits);
   if (arena.measuring()) return cudaSuccess;
   FASTSCAN_CUDA_TRY((count_digits<Tuning, Key, Descending>(plan, reinterpret_cast<bits_t*>(keys), stream)));

@@ -27,11 +27,11 @@ __global__ void __launch_bounds__(Tuning::histogram_threads)
 template <class Tuning>
 __global__ void __launch_bounds__(Tuning::threads)
     radix_digit_starts_kernel(unsigned long long const* counts, offset_t n, offset_t* starts, offset_t portions,
-                              unsigned long long* left_out_passes, unsigned* first_draw) {
+                              unsigned* tile_counters) {
   follow_previous_grid();
   using agent = agent_radix_sort_digit_starts<Tuning>;
   __shared__ typename agent::temp_storage storage;
-  agent::digit_starts(storage, counts, n, starts, portions, left_out_passes, first_draw);
+  agent::digit_starts(storage, counts, n, starts, portions, tile_counters);
 }
 
 template <class Tuning, class Key, bool Descending, class Value, bool StoresKeys = true>
