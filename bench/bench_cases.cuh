@@ -15,9 +15,10 @@ namespace fastscan_bench {
 
 // Every contender, from one table each: the ones that are a Thrust policy (a new block algorithm is one
 // line there), and the others, which each benchmark times itself (memcpy, CUB called directly, the
-// CUB-shaped entry point, CUB's compaction with its count read back and CUB's sort with its result
-// copied back into the input, as Thrust's interfaces need) or
-// which only the scan benchmark registers (the matrix ablations and block shapes). The enumeration and the names follow from the tables.
+// CUB-shaped entry point, CUB's calls that return a count with the count read back and CUB's sort with
+// its result copied back into the input, as Thrust's interfaces need) or which only the scan benchmark
+// registers (the matrix ablations and block shapes). The enumeration and the names follow from the
+// tables.
 #define FASTSCAN_BENCH_POLICY_CONTENDERS(X)                      \
   X(thrust_par, thrust::cuda::par_nosync)                        \
   X(matrix, fastscan::matrix_nosync)                             \
@@ -133,6 +134,33 @@ std::vector<contender> baselines_and() {
   for (contender c : Policies::list()) who.push_back(c);
   return who;
 }
+
+// The contenders of a call whose Thrust interface returns a count (copy_if, partition_copy, unique_copy,
+// reduce_by_key, unique_by_key): as baselines_and, with CUB followed by its count read back.
+template <class Policies>
+std::vector<contender> baselines_with_count_read_and() {
+  std::vector<contender> who = baselines_and<Policies>();
+  who.insert(who.begin() + 2, contender::cub_count_read);
+  return who;
+}
+
+// What a Thrust user must add to CUB's call to get the count Thrust's interface returns: the count
+// copied back and waited for (the `cub_count_read` contender).
+class count_read_back {
+ public:
+  count_read_back() { FASTSCAN_BENCH_CHECK(cudaMallocHost(&host_, sizeof(long long))); }
+  ~count_read_back() { cudaFreeHost(host_); }
+  count_read_back(count_read_back const&) = delete;
+  count_read_back& operator=(count_read_back const&) = delete;
+  template <class Count>
+  void operator()(Count const* device_count, cudaStream_t stream) {
+    FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(host_, device_count, sizeof(Count), cudaMemcpyDeviceToHost, stream));
+    FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
+  }
+
+ private:
+  void* host_ = nullptr;
+};
 
 // The contenders a scan sweep measures: all of them in the quick sweep; in the full sweep those the
 // paper's figures need (memcpy for the limit, CUB for the baseline, matrix and the tree).

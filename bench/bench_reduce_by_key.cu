@@ -4,7 +4,8 @@
 //     value written per run;
 //   unique_by_key_copy (cub::DeviceSelect::UniqueByKey): the same bytes.
 // fastscan and Thrust read the run count back to return the end iterators (a wait per call, which the
-// interface requires); CUB leaves it on the device.
+// interface requires); CUB leaves it on the device, and `cub_count_read` is CUB followed by the count
+// copied back and waited for, as a Thrust user must add.
 
 #include "bench_cases.cuh"
 
@@ -58,7 +59,8 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout) {
     else thrust::unique_by_key_copy(policy, keys, keys + n, values, keys_out, values_out);
   };
   auto split = [&](void* in) { return std::make_pair(static_cast<int*>(in), reinterpret_cast<V*>(static_cast<int*>(in) + n)); };
-  if (who == contender::cub) {
+  count_read_back read_count;
+  if (who == contender::cub || who == contender::cub_count_read) {
     const auto [keys, values] = split(inputs.first());
     FASTSCAN_BENCH_CHECK(run_cub(keys, values));
     FASTSCAN_BENCH_CHECK(cudaMalloc(&cub_temp, cub_temp_bytes));
@@ -71,7 +73,11 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout) {
       case contender::memcpy:
         FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(copy_target, in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
         break;
-      case contender::cub: FASTSCAN_BENCH_CHECK(run_cub(keys, values)); break;
+      case contender::cub:
+      case contender::cub_count_read:
+        FASTSCAN_BENCH_CHECK(run_cub(keys, values));
+        if (who == contender::cub_count_read) read_count(runs, stream);
+        break;
       default:
         if (!single_pass_policies::call(who, stream, [&](auto policy) { call(policy, keys, values); })) unsupported(who);
         break;
@@ -88,7 +94,7 @@ void run_by_key(benchmark::State& state, contender who, std::size_t n, layout) {
 
 template <class V>
 void register_type(std::vector<std::size_t> const& sizes) {
-  const std::vector<contender> who = baselines_and<single_pass_policies>();
+  const std::vector<contender> who = baselines_with_count_read_and<single_pass_policies>();
   for (std::size_t n : sizes) {
     const double item = sizeof(int) + sizeof(V);
     register_case("reduce_by_key_runs1", type_name<V>(), n, who, 2.0 * n * item, &run_by_key<V, by_key_call::reduce, 1>, layout::best);

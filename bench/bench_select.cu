@@ -6,7 +6,7 @@
 //   unique_copy over runs of mean length 2 (cub::DeviceSelect::Unique): n read, about n/2 written.
 // fastscan and Thrust read the count back to return the end iterator (a synchronisation per call,
 // which the interface requires); CUB leaves it on the device, and `cub_count_read` is CUB followed by
-// what a Thrust user must add: the count copied back and waited for.
+// what a Thrust user must add: the count copied back and waited for (every case here).
 // Elements of 4 and 8 bytes (int32, float, int64) at three fractions kept; of 1 byte (int8) at half.
 
 #include "bench_cases.cuh"
@@ -46,8 +46,7 @@ void run_select(benchmark::State& state, contender who, std::size_t n, layout) {
   std::size_t cub_temp_bytes = 0;
   int* selected = nullptr;
   FASTSCAN_BENCH_CHECK(cudaMalloc(&selected, sizeof(long long)));
-  int* host_selected = nullptr;
-  FASTSCAN_BENCH_CHECK(cudaMallocHost(&host_selected, sizeof(long long)));
+  count_read_back read_count;
   if (who == contender::cub || who == contender::cub_count_read) {
     FASTSCAN_BENCH_CHECK(cub::DeviceSelect::If(nullptr, cub_temp_bytes, static_cast<T*>(inputs.first()), out, selected,
                                                static_cast<int>(n), pred, stream));
@@ -62,10 +61,7 @@ void run_select(benchmark::State& state, contender who, std::size_t n, layout) {
       case contender::cub:
       case contender::cub_count_read:
         FASTSCAN_BENCH_CHECK(cub::DeviceSelect::If(cub_temp, cub_temp_bytes, in, out, selected, static_cast<int>(n), pred, stream));
-        if (who == contender::cub_count_read) {
-          FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(host_selected, selected, sizeof(int), cudaMemcpyDeviceToHost, stream));
-          FASTSCAN_BENCH_CHECK(cudaStreamSynchronize(stream));
-        }
+        if (who == contender::cub_count_read) read_count(selected, stream);
         break;
       default:
         if (!single_pass_policies::call(who, stream, [&](auto policy) { thrust::copy_if(policy, in, in + n, out, pred); })) unsupported(who);
@@ -73,7 +69,6 @@ void run_select(benchmark::State& state, contender who, std::size_t n, layout) {
     }
   };
   time_iterations(state, stream, inputs, [&](void* in) { run_once(static_cast<T*>(in)); });
-  cudaFreeHost(host_selected);
   cudaFree(cub_temp);
   cudaFree(selected);
   cudaFree(out);
@@ -120,7 +115,8 @@ void run_other(benchmark::State& state, contender who, std::size_t n, layout) {
       return cub::DeviceSelect::Unique(cub_temp, cub_temp_bytes, in, out, selected, static_cast<int>(n), stream);
     }
   };
-  if (who == contender::cub) {
+  count_read_back read_count;
+  if (who == contender::cub || who == contender::cub_count_read) {
     FASTSCAN_BENCH_CHECK(run_cub(static_cast<T*>(inputs.first())));
     FASTSCAN_BENCH_CHECK(cudaMalloc(&cub_temp, cub_temp_bytes));
   }
@@ -134,7 +130,11 @@ void run_other(benchmark::State& state, contender who, std::size_t n, layout) {
       case contender::memcpy:
         FASTSCAN_BENCH_CHECK(cudaMemcpyAsync(out, in, copy_bytes, cudaMemcpyDeviceToDevice, stream));
         break;
-      case contender::cub: FASTSCAN_BENCH_CHECK(run_cub(in)); break;
+      case contender::cub:
+      case contender::cub_count_read:
+        FASTSCAN_BENCH_CHECK(run_cub(in));
+        if (who == contender::cub_count_read) read_count(selected, stream);
+        break;
       default:
         if (!single_pass_policies::call(who, stream, [&](auto policy) { call(policy, in); })) unsupported(who);
         break;
@@ -150,14 +150,12 @@ void run_other(benchmark::State& state, contender who, std::size_t n, layout) {
 
 template <class T>
 void register_type(std::vector<std::size_t> const& sizes) {
-  std::vector<contender> who = baselines_and<single_pass_policies>();
-  std::vector<contender> select_who = who;
-  select_who.insert(select_who.begin() + 2, contender::cub_count_read);
+  const std::vector<contender> who = baselines_with_count_read_and<single_pass_policies>();
   for (std::size_t n : sizes) {
-    register_case("copy_if_keep50", type_name<T>(), n, select_who, n * sizeof(T) * 1.5, &run_select<T, 500>, layout::best);
+    register_case("copy_if_keep50", type_name<T>(), n, who, n * sizeof(T) * 1.5, &run_select<T, 500>, layout::best);
     if constexpr (sizeof(T) >= 4) {
-      register_case("copy_if_keep10", type_name<T>(), n, select_who, n * sizeof(T) * 1.1, &run_select<T, 100>, layout::best);
-      register_case("copy_if_keep90", type_name<T>(), n, select_who, n * sizeof(T) * 1.9, &run_select<T, 900>, layout::best);
+      register_case("copy_if_keep10", type_name<T>(), n, who, n * sizeof(T) * 1.1, &run_select<T, 100>, layout::best);
+      register_case("copy_if_keep90", type_name<T>(), n, who, n * sizeof(T) * 1.9, &run_select<T, 900>, layout::best);
     }
     if constexpr (!std::is_same_v<T, float>)
       register_case("partition_copy_keep50", type_name<T>(), n, who, n * sizeof(T) * 2.0,
