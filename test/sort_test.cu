@@ -149,7 +149,7 @@ TYPED_TEST(sort_test, WidePairsAtEverySize) {
 // of a run of such passes an even number is, of an odd number all but the first (radix_left_out_passes,
 // agent_radix_sort_histogram.cuh). Runs of 1 to 4 passes at the start, the middle and the end, two
 // runs, 64-bit keys (runs of 3 and 4), signed and float keys (their ordered bits), a single pass of
-// 8-bit keys with values, and the portion loop (a left-out launch sets the next one's counter); with
+// 8-bit keys with values, and the portion loop (each portion's launch has a tile counter of its own); with
 // values (stability shows in the payload) and without.
 TYPED_TEST(sort_test, PassesWhoseKeysShareADigit) {
   struct restore_portion {
