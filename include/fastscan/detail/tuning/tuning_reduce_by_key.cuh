@@ -31,6 +31,9 @@ struct reduce_by_key_tuning {
   static constexpr int vector = reduce_by_key_vector<Value, items_per_thread>();
   static constexpr int lookback_tiles_per_lane = 1;
   static constexpr int min_blocks_per_sm = wide_pair ? 6 : 5;
+  // Where warp 0 waits for the carry: beside the rescan where the pair is wide (its scans outlast the
+  // look-back), in the block scan otherwise (bench/PERFORMANCE.md, 2026-11-28).
+  static constexpr bool carry_beside_rescan = wide_pair;
   using block_scan = typename Algorithm::template block_scan_for<pair_t, threads, items_per_thread / vector>;
 };
 
