@@ -621,13 +621,20 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
     thrust::inclusive_scan(fastscan::matrix, d_values.begin(), d_values.end(), d_values.begin());
     ASSERT_TRUE(all_equal(reference_inclusive<double, double>(values, thrust::plus<>{}), to_host(d_values)));
   }
-  // Scans by key of 8-byte values with 8- and 4-byte keys (2048-element tiles).
-  for (std::size_t n : capped({2049, 4096, 9 * 2048 + 511, sms * 2048 + 3, 2 * sms * 2048 + 1})) {
+  // Scans by key of 8-byte values with 8- and 4-byte keys (2048-element tiles); 4-byte keys with the
+  // tunings of both memory classes (one block an SM and two), whatever this device's class.
+  static_assert(fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_fast_memory_tuning<int, double> &&
+                !fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_fast_memory_tuning<long long, double>);
+  for (std::size_t n : capped({2049, 4096, 9 * 2048 + 511, sms * 2048 + 3, 2 * sms * 2048 + 1, 4 * sms * 2048 + 5})) {
     SCOPED_TRACE("by key, n = " + std::to_string(n));
     check_pipelined_by_key<long long>(n, stream.get(), 9750 + n);
     check_pipelined_by_key<unsigned long long>(n, other.get(), 9760 + n);
-    check_pipelined_by_key<int>(n, stream.get(), 9770 + n);
-    check_pipelined_by_key<unsigned>(n, other.get(), 9780 + n);
+    for (const double memory_peak : {1e9, 1e16}) {  // bytes a second: far below the fast class, far above
+      SCOPED_TRACE("memory peak taken as " + std::to_string(memory_peak) + " B/s");
+      const pipelined_memory_taken_as memory(memory_peak);
+      check_pipelined_by_key<int>(n, stream.get(), 9770 + n);
+      check_pipelined_by_key<unsigned>(n, other.get(), 9780 + n);
+    }
   }
   // Captured into a graph: the statuses come from the call's temporary storage, zeroed in the graph.
   check_captured_inclusive_scan(fastscan::matrix_nosync, stream.get(), 40 * tile4 + 5, 3, 9800);
@@ -826,6 +833,33 @@ TEST(TileAccessPlan, SmallCallsPrefetchWithoutAskingTheDevice) {
       EXPECT_EQ(access, tile_access::prefetched_vectors) << bytes << " bytes";
     }
   }
+}
+
+// The pipelined pass's tunings by memory class: `fast` above 30 GB/s an SM at peak (the H200, not the
+// H100); an unknown peak is not fast; `any` suits every device.
+TEST(PipelinedTunings, ChosenByTheMemoryPerSm) {
+  using fastscan::detail::device_facts;
+  using fastscan::detail::has_memory_class;
+  using fastscan::detail::memory_class;
+  const device_facts h100{132, 9, 50u << 20, 227u << 10, 2.0 * 2619e6 * 5120 / 8};
+  const device_facts h200{132, 9, 50u << 20, 227u << 10, 2.0 * 3201e6 * 6144 / 8};
+  const device_facts unknown{132, 9, 50u << 20, 227u << 10, 0};
+  EXPECT_FALSE(has_memory_class(h100, memory_class::fast));
+  EXPECT_TRUE(has_memory_class(h200, memory_class::fast));
+  EXPECT_FALSE(has_memory_class(unknown, memory_class::fast));
+  EXPECT_FALSE(has_memory_class(device_facts{}, memory_class::fast));
+  for (const device_facts& device : {h100, h200, unknown}) EXPECT_TRUE(has_memory_class(device, memory_class::any));
+  using matrix = fastscan::detail::matrix_drivers::single_pass;
+  using fast = matrix::pipelined_by_key_fast_memory_tuning<int, double>;
+  using any = matrix::pipelined_by_key_tuning<int, double>;
+  EXPECT_EQ(fast::blocks_per_sm, 2);
+  EXPECT_EQ(any::blocks_per_sm, 1);
+  EXPECT_TRUE(fast::suits(h200));
+  EXPECT_FALSE(fast::suits(h100));
+  EXPECT_TRUE(any::suits(h100));
+  const std::size_t past_l2 = (std::size_t{50} << 20) + 1;
+  EXPECT_TRUE(fast::takes(past_l2, h200) && any::takes(past_l2, h100));
+  EXPECT_FALSE(fast::takes(past_l2 - 1, h200) || any::takes(past_l2 - 1, h100));
 }
 
 TEST(TileAccessPlan, LargerCallsByTheL2Size) {

@@ -60,6 +60,15 @@ struct pipelined_size_rule_lowered {
   ~pipelined_size_rule_lowered() { fastscan::detail::pipelined_scan_overrides_for_tests() = {}; }
 };
 
+// For its scope, the pipelined pass's tunings are chosen as for a device whose memory's peak is
+// `bytes_per_second` (tuning_common.cuh: memory_class), whatever this device's.
+struct pipelined_memory_taken_as {
+  explicit pipelined_memory_taken_as(double bytes_per_second) {
+    fastscan::detail::pipelined_scan_overrides_for_tests().memory_bytes_per_second = bytes_per_second;
+  }
+  ~pipelined_memory_taken_as() { fastscan::detail::pipelined_scan_overrides_for_tests().memory_bytes_per_second = 0; }
+};
+
 // The name of a test instance whose parameter is pipelined_size_rule_lowered's max_blocks.
 inline std::string pipelined_grid_name(::testing::TestParamInfo<int> const& info) {
   return info.param == 0 ? std::string("BlockPerSm") : "AtMost" + std::to_string(info.param) + "Blocks";

@@ -1,5 +1,5 @@
 #pragma once
-// The pipelined single pass: persistent blocks (one an SM) whose warps split a tile's work, so that no
+// The pipelined single pass: persistent blocks (one or two an SM) whose warps split a tile's work, so that no
 // tile's aggregate waits behind a look-back and a tile's shared memory is free before its prefix is
 // known. By warp:
 //   0            thread 0 draws tiles (launch order, from the call's counter) and copies each into the
@@ -215,8 +215,8 @@ struct agent_pipelined_scan {
     }
   }
 
-  // One scan warp's segment of use k: scanned up to the carry, the stage freed, the carry awaited, the
-  // results stored.
+  // One scan warp's segment of use k: scanned up to the carry, the stage freed, the carry awaited (unless
+  // the tile's segments before this one absorb it: Tiles::absorbs_carry), the results stored.
   template <bool Partial, scan_kind Kind, class Source, class Op>
   __device__ __forceinline__ static void scan_segment(shared_storage& s, Tiles const& io, int stage, int slot, int k,
                                                       offset_t tile, int segment, Source& source, int items,
@@ -228,8 +228,11 @@ struct agent_pipelined_scan {
     maybe<T> before = none<T>();                       // the tile's segments before this one
     for (int j = 0; j < segment; ++j)
       before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
-    barrier_wait(&s.carried[slot], (k / slots) & 1);
-    const maybe<T> carry = combine_maybe(maybe<T>{s.carry[slot], s.has_carry[slot]}, before, op);
+    maybe<T> carry = before;
+    if (!Tiles::absorbs_carry(before)) {
+      barrier_wait(&s.carried[slot], (k / slots) & 1);
+      carry = combine_maybe(maybe<T>{s.carry[slot], s.has_carry[slot]}, before, op);
+    }
     rows::template finish<Kind>(local, carry, op);
     io.template store<Kind, Partial>(tile, segment, items, source, local);
   }

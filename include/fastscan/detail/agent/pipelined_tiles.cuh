@@ -13,13 +13,15 @@
 //   segment<Kind>(stage, tile, segment)
 //                            a warp_vector_rows row source over one scan warp's segment of the stage;
 //   store<Kind, Partial>(tile, segment, items, source, local)
-//                            the segment's scanned rows to the output.
+//                            the segment's scanned rows to the output;
+//   absorbs_carry(before)    whether a segment whose tile's segments before it fold to `before` has a
+//                            result independent of the tile's carry (it then does not wait for it).
 // pipelined_plain_tiles: a scan of arithmetic T between 16-byte aligned memories, forward or backward
 // (input and output point one past the range's last element: tile t is the t-th tile going down from
 // the end, held at its stage's end so that its whole vectors stay aligned).
 // pipelined_by_key_tiles: a forward scan by key of arithmetic values V with arithmetic keys K, as
 // (head, value) pairs under the segmented operator; each stage holds the tile's values, its keys, and the
-// key before the tile.
+// key before the tile; a segment after a head in its tile needs no carry.
 
 #include <fastscan/detail/agent/stage_ring.cuh>
 #include <fastscan/detail/config.cuh>
@@ -67,6 +69,8 @@ struct pipelined_plain_tiles {
   struct stage {
     alignas(128) T items[tile_items];
   };
+
+  __device__ static bool absorbs_carry(maybe<T> const&) { return false; }
 
   const T* input;  // going Backward, one past the last element of each
   T* output;
@@ -136,6 +140,8 @@ struct pipelined_by_key_tiles {
     alignas(16) K keys[key_lead + tile_items];  // keys[key_lead - 1]: the key before the tile
   };
 
+  __device__ static bool absorbs_carry(maybe<value_type> const& before) { return before.valid && before.value.head; }
+
   const K* keys;
   const V* values;
   V* output;
@@ -153,10 +159,13 @@ struct pipelined_by_key_tiles {
     const unsigned value_bytes = whole_vector_bytes<V>(valid), key_bytes = whole_vector_bytes<K>(valid);
     for (int e = static_cast<int>(value_bytes / sizeof(V)); e < valid; ++e) s.values[e] = values[base + e];
     for (int e = static_cast<int>(key_bytes / sizeof(K)); e < valid; ++e) s.keys[key_lead + e] = keys[base + e];
-    if (tile > 0) s.keys[key_lead - 1] = keys[base - 1];
-    barrier_arrive_expecting(full, value_bytes + key_bytes);
+    // The keys' copy starts 16 bytes early (past the first tile), bringing the key before the tile.
+    const int lead = tile > 0 ? key_lead : 0;
+    const unsigned lead_bytes = static_cast<unsigned>(lead * sizeof(K));
+    barrier_arrive_expecting(full, value_bytes + key_bytes + lead_bytes);
     if (value_bytes > 0) bulk_copy_to_shared(s.values, values + base, value_bytes, full);
-    if (key_bytes > 0) bulk_copy_to_shared(s.keys + key_lead, keys + base, key_bytes, full);
+    if (key_bytes + lead_bytes > 0)
+      bulk_copy_to_shared(s.keys + key_lead - lead, keys + base - lead, key_bytes + lead_bytes, full);
   }
 
   template <scan_kind Kind>

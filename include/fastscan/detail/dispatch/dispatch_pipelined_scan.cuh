@@ -1,9 +1,9 @@
 #pragma once
 // Host side of the pipelined single pass (agent_pipelined_scan.cuh): taken for the single-pass scans
 // whose memory suits it (plain scans of 4- and 8-byte arithmetic types, scans by key of 8-byte arithmetic
-// values with 8-byte arithmetic keys, all 16-byte aligned: pipelined_tiles.cuh), on sm_90 and
-// later, for the calls its tuning takes on the device (pipelined_scan_tuning::takes). One persistent
-// block an SM.
+// values with 4- or 8-byte arithmetic keys, all 16-byte aligned: pipelined_tiles.cuh), on sm_90 and
+// later, with a tuning that suits the device, for the calls it takes there (pipelined_scan_tuning::suits,
+// takes). The tuning's number of persistent blocks an SM.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/device_facts.cuh>
@@ -46,6 +46,9 @@ cudaError_t pipelined_kernel_runs(device_facts const& device, bool& runs) {
     if (attributes.ptxVersion >= 90) {
       FASTSCAN_CUDA_TRY(
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(storage_t))));
+      // All the SM's shared memory, so that a tuning's blocks an SM are resident together.
+      FASTSCAN_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             static_cast<int>(cudaSharedmemCarveoutMaxShared)));
       runs = true;
     }
   }
@@ -54,11 +57,13 @@ cudaError_t pipelined_kernel_runs(device_facts const& device, bool& runs) {
 }
 
 // Lets tests and sanitizers run the pipelined pass on small inputs: when min_bytes is set (non-zero), it
-// takes every call of at least that many bytes and two tiles in place of its tuning's rule; when
-// max_blocks is set, its grid has at most that many blocks (each then goes round its rings many times).
+// takes every call of at least that many bytes and two tiles in place of its tuning's size rule; when
+// max_blocks is set, its grid has at most that many blocks (each then goes round its rings many times);
+// when memory_bytes_per_second is set, the tunings' choice takes it for the device's memory peak.
 struct pipelined_scan_test_overrides {
   std::size_t min_bytes = 0;
   int max_blocks = 0;
+  double memory_bytes_per_second = 0;
 };
 inline pipelined_scan_test_overrides& pipelined_scan_overrides_for_tests() {
   static pipelined_scan_test_overrides overrides;
@@ -82,14 +87,17 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, Tiles const& io, offset_t
   if (forced_min_bytes == 0 && bytes <= latency_bound_footprint_bytes) return cudaSuccess;  // without asking the device
   device_facts device{};
   FASTSCAN_CUDA_TRY(current_device_facts(device));
-  if (forced_min_bytes != 0 ? bytes < forced_min_bytes : !Tuning::takes(bytes, device)) return cudaSuccess;
+  if (overrides.memory_bytes_per_second != 0) device.memory_bytes_per_second = overrides.memory_bytes_per_second;
+  if (!Tuning::suits(device) || (forced_min_bytes != 0 ? bytes < forced_min_bytes : !Tuning::takes(bytes, device)))
+    return cudaSuccess;
   bool runs = false;
   FASTSCAN_CUDA_TRY((pipelined_kernel_runs<Tuning, Kind, Tiles, Op>(device, runs)));
   if (!runs) return cudaSuccess;
   taken = true;
 
   using storage_t = typename agent_pipelined_scan<Tuning, Tiles>::shared_storage;
-  const offset_t blocks = overrides.max_blocks > 0 && overrides.max_blocks < device.sms ? overrides.max_blocks : device.sms;
+  const offset_t resident = static_cast<offset_t>(device.sms) * Tuning::blocks_per_sm;
+  const offset_t blocks = overrides.max_blocks > 0 && overrides.max_blocks < resident ? overrides.max_blocks : resident;
   const offset_t grid = tiles < blocks ? tiles : blocks;
   return with_tile_state<T>(
       arena, tiles, stream, keeps_group_statuses(Tuning::strategy),

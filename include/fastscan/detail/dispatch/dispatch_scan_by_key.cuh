@@ -26,10 +26,23 @@
 
 namespace fastscan::detail {
 
+// The scan by key of contiguous keys and values into contiguous results with the pipelined single pass of
+// `Pipelined` tuning where it takes the call on this device (dispatch_pipelined_scan.cuh); `taken` says
+// whether it did.
+template <class Pipelined, scan_kind Kind, class Key, class AccT, class Element, class Output, class Op>
+cudaError_t dispatch_pipelined_by_key(temp_arena& arena, Element const& element, Output const& output, offset_t n, Op op,
+                                      cudaStream_t stream, bool& taken) {
+  const pipelined_by_key_tiles<Pipelined, Key, AccT, decltype(element.pred), Op> io{
+      thrust::raw_pointer_cast(&*element.keys), thrust::raw_pointer_cast(&*element.values),
+      thrust::raw_pointer_cast(&*output.output), element.pred, op, element.init};
+  return dispatch_pipelined_scan<Pipelined, Kind>(arena, io, n, segmented_op<Op>{op}, none<segmented_value<AccT>>(),
+                                                  stream, taken);
+}
+
 // Matrix scan by key in one pass: `element` gives element i as a (head, value) pair (by_key_element),
 // `output` writes the scanned pairs (by_key_output). Keys, values and results move in chunks (tile_io.cuh)
 // when all three are aligned contiguous memory and the keys' chunks have a size one access moves. The
-// pipelined single pass takes the calls its tuning takes (dispatch_pipelined_scan.cuh).
+// pipelined single pass takes the calls its tunings take: the device's memory class's first.
 template <class Algorithm, scan_kind Kind, class AccT, class Element, class Output, class Op>
 cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& element, Output const& output,
                                            offset_t n, Op op, cudaStream_t stream) {
@@ -39,13 +52,15 @@ cudaError_t dispatch_single_pass_segmented(temp_arena& arena, Element const& ele
     if constexpr (Algorithm::template has_pipelined_by_key_tuning<key_t, AccT> &&
                   is_contiguous_of<decltype(element.keys), key_t> && is_contiguous_of<decltype(element.values), AccT> &&
                   is_contiguous_of<decltype(output.output), AccT>) {
-      using pipelined = typename Algorithm::template pipelined_by_key_tuning<key_t, AccT>;
-      const pipelined_by_key_tiles<pipelined, key_t, AccT, decltype(element.pred), Op> io{
-          thrust::raw_pointer_cast(&*element.keys), thrust::raw_pointer_cast(&*element.values),
-          thrust::raw_pointer_cast(&*output.output), element.pred, op, element.init};
       bool taken = false;
-      FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<pipelined, Kind>(arena, io, n, segmented_op<Op>{op},
-                                                                  none<segmented_value<AccT>>(), stream, taken)));
+      if constexpr (Algorithm::template has_pipelined_by_key_fast_memory_tuning<key_t, AccT>) {
+        FASTSCAN_CUDA_TRY(
+            (dispatch_pipelined_by_key<typename Algorithm::template pipelined_by_key_fast_memory_tuning<key_t, AccT>,
+                                       Kind, key_t, AccT>(arena, element, output, n, op, stream, taken)));
+        if (taken) return cudaSuccess;
+      }
+      FASTSCAN_CUDA_TRY((dispatch_pipelined_by_key<typename Algorithm::template pipelined_by_key_tuning<key_t, AccT>, Kind,
+                                                   key_t, AccT>(arena, element, output, n, op, stream, taken)));
       if (taken) return cudaSuccess;
     }
   }

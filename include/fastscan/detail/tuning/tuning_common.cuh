@@ -17,7 +17,17 @@ struct device_facts {
   int compute_major = 0;
   std::size_t l2_bytes = 0;
   std::size_t shared_per_block_opt_in = 0;  // the most dynamic shared memory a block may opt in to
+  double memory_bytes_per_second = 0;        // the device memory's peak (0: not known)
 };
+
+// Device memory classes a tuning may choose by: `fast` serves each SM more than 30 GB/s at peak (the
+// H200: 4.9 TB/s over 132 SMs, 37 GB/s; the H100: 3.35 TB/s, 25 GB/s). There a persistent block's own
+// chain of tile hand-offs, not the memory, can set a pass's rate (bench/PERFORMANCE.md).
+enum class memory_class { any, fast };
+
+inline bool has_memory_class(device_facts const& device, memory_class memory) {
+  return memory == memory_class::any || (device.sms > 0 && device.memory_bytes_per_second / device.sms > 30e9);
+}
 
 // How tiles are stitched together across the grid.
 enum class multi_block {

@@ -32,11 +32,13 @@ namespace fastscan::detail {
 // vector, Rounds rounds of 32 rows), ReduceWarps warps publishing the tiles' aggregates, one warp drawing
 // and copying tiles, one looking back; per-tile metadata in a ring of twice as many slots as stages.
 // Strategy: single_pass, or single_pass_deterministic (each tile's prefix a fixed formula of the tiles'
-// aggregates: deterministic_lookback.cuh).
+// aggregates: deterministic_lookback.cuh). BlocksPerSm persistent blocks an SM, each with its own rings;
+// Memory: the devices it is taken on (tuning_common.cuh).
 template <class T, int StageBytes, int Stages, int ScanWarps, int ReduceWarps,
-          multi_block Strategy = multi_block::single_pass>
+          multi_block Strategy = multi_block::single_pass, int BlocksPerSm = 1, memory_class Memory = memory_class::any>
 struct pipelined_scan_tuning {
   static constexpr multi_block strategy = Strategy;
+  static constexpr int blocks_per_sm = BlocksPerSm;
   static constexpr int vector = 16 / static_cast<int>(sizeof(T));
   static constexpr int stage_bytes = StageBytes;
   static constexpr int stages = Stages;
@@ -63,6 +65,8 @@ struct pipelined_scan_tuning {
     else return input_bytes > device.l2_bytes;
   }
   static constexpr std::size_t deterministic_min_bytes = std::size_t{50} << 20;
+  // Whether the tuning is the one for this device (its memory class), whatever the call.
+  static bool suits(device_facts const& device) { return has_memory_class(device, Memory); }
 };
 
 // The matrix scan of Dotsenko et al. Defaults: H = 128 rows of W = 32 four-byte elements (128 bytes a
@@ -133,13 +137,21 @@ struct matrix_algorithm {
   // Single-pass scans by key of 8-byte arithmetic values with 4- or 8-byte arithmetic keys (K not void)
   // whose data do not fit in L2, on sm_90 and later: the same pass over values with heads beside them,
   // 16 KiB of values a tile with their keys, in eight stages (4-byte keys) or six. Larger or smaller
-  // tiles measured slower on both GPUs.
+  // tiles measured slower on both GPUs. With 4-byte keys on devices of the fast memory class, where one
+  // block's tile hand-offs rather than the memory set the rate: two blocks an SM of four stages each
+  // (8-byte keys, at the memory's limit already, measured faster with one block; the other class keeps
+  // the shape measured on it).
   template <class K, class V>
   static constexpr bool has_pipelined_by_key_tuning = has_pipelined_tuning<V> && Strategy == multi_block::single_pass &&
                                                       sizeof(V) == 8 && std::is_arithmetic_v<K> &&
                                                       (sizeof(K) == 8 || sizeof(K) == 4);
   template <class K, class V>
   using pipelined_by_key_tuning = pipelined_scan_tuning<V, 16384, sizeof(K) == 4 ? 8 : 6, 8, 4>;
+  template <class K, class V>
+  static constexpr bool has_pipelined_by_key_fast_memory_tuning = has_pipelined_by_key_tuning<K, V> && sizeof(K) == 4;
+  template <class K, class V>
+  using pipelined_by_key_fast_memory_tuning =
+      pipelined_scan_tuning<V, 16384, 4, 8, 4, multi_block::single_pass, 2, memory_class::fast>;
 
   // Single-pass scans by key of 8-byte values: 96 threads x 96 bytes (12 values a thread); the keys'
   // registers and the smaller tile's lower latency outweigh its extra look-backs.
