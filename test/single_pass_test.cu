@@ -631,7 +631,7 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
     check_pipelined_by_key<unsigned long long>(n, other.get(), 9760 + n);
     for (const double memory_peak : {1e9, 1e16}) {  // bytes a second: far below the fast class, far above
       SCOPED_TRACE("memory peak taken as " + std::to_string(memory_peak) + " B/s");
-      const pipelined_memory_taken_as memory(memory_peak);
+      const memory_peak_taken_as memory(memory_peak);
       check_pipelined_by_key<int>(n, stream.get(), 9770 + n);
       check_pipelined_by_key<unsigned>(n, other.get(), 9780 + n);
     }

@@ -18,8 +18,10 @@ class sort_test : public gpu_test {};
 using algorithms = policy_families;
 TYPED_TEST_SUITE(sort_test, algorithms, algorithm_names);
 
-template <class Under, class Key, class Value = fastscan::detail::keys_only>
-constexpr std::size_t sort_tile = fastscan::detail::radix_sort_tuning<typename Under::algorithm, Key, Value>::tile_items;
+template <class Under, class Key, class Value = fastscan::detail::keys_only,
+          fastscan::detail::memory_class Memory = fastscan::detail::memory_class::any>
+constexpr std::size_t sort_tile =
+    fastscan::detail::radix_sort_tuning<typename Under::algorithm, Key, Value, Memory>::tile_items;
 
 template <class Under>
 std::vector<std::size_t> sort_sizes() {
@@ -55,18 +57,30 @@ TYPED_TEST(sort_test, SortsKeysAtEverySize) {
   }
 }
 
+// Under both memory classes' shapes (radix_sort_tuning: pairs of at most 8 bytes differ), whatever this
+// device's memory, with the tile edges of each.
 TYPED_TEST(sort_test, SortsPairsStablyAtEverySize) {
+  using fastscan::detail::memory_class;
   scoped_stream stream;
   int flavour = 0;
-  for (std::size_t n : sort_sizes<TypeParam>()) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    const auto keys = keys_with(n, 4200 + n, 1000);  // repeated keys: stability shows in the payload
-    with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
-      expect_sorted_by_key_like_par<std::uint32_t>(keys, policy, thrust::less<>{}, sort_call::sort);
-    });
-    with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
-      expect_sorted_by_key_like_par<std::uint32_t>(keys, policy, thrust::greater<std::uint32_t>{}, sort_call::stable_sort);
-    });
+  const std::size_t fast_tile = sort_tile<TypeParam, std::uint32_t, std::uint32_t, memory_class::fast>;
+  for (const double memory_peak : {1e9, 1e16}) {  // bytes a second: far below the fast class, far above
+    SCOPED_TRACE("memory peak taken as " + std::to_string(memory_peak) + " B/s");
+    const memory_peak_taken_as memory(memory_peak);
+    auto sizes = sort_sizes<TypeParam>();
+    for (std::size_t n : capped({fast_tile - 1, fast_tile, fast_tile + 1, 2 * fast_tile + 1, 3 * fast_tile + 1}))
+      sizes.push_back(n);
+    for (std::size_t n : sizes) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      const auto keys = keys_with(n, 4200 + n, 1000);  // repeated keys: stability shows in the payload
+      with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
+        expect_sorted_by_key_like_par<std::uint32_t>(keys, policy, thrust::less<>{}, sort_call::sort);
+      });
+      with_policy_flavour<TypeParam>(flavour++, stream.get(), [&](auto policy) {
+        expect_sorted_by_key_like_par<std::uint32_t>(keys, policy, thrust::greater<std::uint32_t>{},
+                                                     sort_call::stable_sort);
+      });
+    }
   }
 }
 
@@ -289,6 +303,25 @@ TYPED_TEST(sort_test, VeryLargeInput) {
   std::sort(keys.begin(), keys.end());
   const auto sorted = to_host(d);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(sorted[i], keys[i]) << "at " << i;
+}
+
+// The memory class picks the shape of pairs of at most 8 bytes only (a host-side choice; no GPU needed).
+TEST(RadixSortTunings, ChosenByTheMemoryClass) {
+  using fastscan::detail::device_facts;
+  using fastscan::detail::memory_class;
+  using fastscan::detail::radix_sort_tuning;
+  using matrix = fastscan::detail::matrix_drivers::single_pass;
+  const device_facts h100{132, 9, 50u << 20, 227u << 10, 2.0 * 2619e6 * 5120 / 8};
+  const device_facts h200{132, 9, 50u << 20, 227u << 10, 2.0 * 3201e6 * 6144 / 8};
+  using fast_pairs = radix_sort_tuning<matrix, std::uint32_t, std::uint32_t, memory_class::fast>;
+  using pairs = radix_sort_tuning<matrix, std::uint32_t, std::uint32_t>;
+  static_assert(fast_pairs::has_fast_memory_shape && fast_pairs::tile_items < pairs::tile_items);
+  static_assert(fast_pairs::lookback_batch == 2 && pairs::lookback_batch == 1);
+  static_assert(!radix_sort_tuning<matrix, std::uint32_t, std::uint64_t>::has_fast_memory_shape);
+  static_assert(!radix_sort_tuning<matrix, std::uint32_t, fastscan::detail::keys_only>::has_fast_memory_shape);
+  EXPECT_TRUE(fast_pairs::suits(h200));
+  EXPECT_FALSE(fast_pairs::suits(h100));
+  EXPECT_TRUE(pairs::suits(h100) && pairs::suits(h200));
 }
 
 }  // namespace

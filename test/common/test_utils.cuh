@@ -60,13 +60,11 @@ struct pipelined_size_rule_lowered {
   ~pipelined_size_rule_lowered() { fastscan::detail::pipelined_scan_overrides_for_tests() = {}; }
 };
 
-// For its scope, the pipelined pass's tunings are chosen as for a device whose memory's peak is
-// `bytes_per_second` (tuning_common.cuh: memory_class), whatever this device's.
-struct pipelined_memory_taken_as {
-  explicit pipelined_memory_taken_as(double bytes_per_second) {
-    fastscan::detail::pipelined_scan_overrides_for_tests().memory_bytes_per_second = bytes_per_second;
-  }
-  ~pipelined_memory_taken_as() { fastscan::detail::pipelined_scan_overrides_for_tests().memory_bytes_per_second = 0; }
+// For its scope, tunings are chosen as for a device whose memory's peak is `bytes_per_second`
+// (tuning_common.cuh: memory_class), whatever this device's.
+struct memory_peak_taken_as {
+  explicit memory_peak_taken_as(double bytes_per_second) { fastscan::detail::memory_peak_for_tests() = bytes_per_second; }
+  ~memory_peak_taken_as() { fastscan::detail::memory_peak_for_tests() = 0; }
 };
 
 // The name of a test instance whose parameter is pipelined_size_rule_lowered's max_blocks.

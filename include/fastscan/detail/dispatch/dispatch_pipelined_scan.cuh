@@ -58,12 +58,10 @@ cudaError_t pipelined_kernel_runs(device_facts const& device, bool& runs) {
 
 // Lets tests and sanitizers run the pipelined pass on small inputs: when min_bytes is set (non-zero), it
 // takes every call of at least that many bytes and two tiles in place of its tuning's size rule; when
-// max_blocks is set, its grid has at most that many blocks (each then goes round its rings many times);
-// when memory_bytes_per_second is set, the tunings' choice takes it for the device's memory peak.
+// max_blocks is set, its grid has at most that many blocks (each then goes round its rings many times).
 struct pipelined_scan_test_overrides {
   std::size_t min_bytes = 0;
   int max_blocks = 0;
-  double memory_bytes_per_second = 0;
 };
 inline pipelined_scan_test_overrides& pipelined_scan_overrides_for_tests() {
   static pipelined_scan_test_overrides overrides;
@@ -87,7 +85,6 @@ cudaError_t dispatch_pipelined_scan(temp_arena& arena, Tiles const& io, offset_t
   if (forced_min_bytes == 0 && bytes <= latency_bound_footprint_bytes) return cudaSuccess;  // without asking the device
   device_facts device{};
   FASTSCAN_CUDA_TRY(current_device_facts(device));
-  if (overrides.memory_bytes_per_second != 0) device.memory_bytes_per_second = overrides.memory_bytes_per_second;
   if (!Tuning::suits(device) || (forced_min_bytes != 0 ? bytes < forced_min_bytes : !Tuning::takes(bytes, device)))
     return cudaSuccess;
   bool runs = false;

@@ -10,6 +10,7 @@
 // keys are sorted with their original positions, and the values gathered by those afterwards.
 
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
+#include <fastscan/detail/dispatch/device_facts.cuh>
 #include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
@@ -169,9 +170,9 @@ cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaSt
 // (8-bit keys with values) moves the values alone into the plan's buffer and back, and writes the keys
 // from the digits' starts: every key of a digit is the same, so the keys need not travel (keys alone of
 // one digit are filled without a pass: dispatch_radix_fill).
-template <class Algorithm, class Key, bool Descending, class Value>
-cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
-  using tuning = radix_sort_tuning<Algorithm, Key, Value>;
+template <class Tuning, class Key, bool Descending, class Value>
+cudaError_t dispatch_radix_sort_riding_with(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
+  using tuning = Tuning;
   using bits_t = typename radix_key<Key, Descending>::bits_t;
   constexpr int passes = radix_key<Key, Descending>::passes;
   constexpr bool has_values = !std::is_same_v<Value, keys_only>;
@@ -213,6 +214,23 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
                            cudaMemcpyDeviceToDevice, stream);
   }
   return cudaSuccess;
+}
+
+// The same under the tuning that suits the device (radix_sort_tuning: the memory class's shape first). A
+// measuring arena takes the same decision as the real one: the device's facts are kept.
+template <class Algorithm, class Key, bool Descending, class Value>
+cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
+  using fast_memory_tuning = radix_sort_tuning<Algorithm, Key, Value, memory_class::fast>;
+  if constexpr (fast_memory_tuning::has_fast_memory_shape) {
+    if (n > 1) {
+      device_facts device{};
+      FASTSCAN_CUDA_TRY(current_device_facts(device));
+      if (fast_memory_tuning::suits(device))
+        return dispatch_radix_sort_riding_with<fast_memory_tuning, Key, Descending>(arena, keys, values, n, stream);
+    }
+  }
+  return dispatch_radix_sort_riding_with<radix_sort_tuning<Algorithm, Key, Value>, Key, Descending>(arena, keys, values,
+                                                                                                   n, stream);
 }
 
 // Sorts keys[0, n), and values[0, n) with them (Value = keys_only: keys alone), stably.

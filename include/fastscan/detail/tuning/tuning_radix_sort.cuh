@@ -12,29 +12,35 @@
 
 namespace fastscan::detail {
 
-template <class Algorithm, class Key, class Value>
+template <class Algorithm, class Key, class Value, memory_class Memory = memory_class::any>
 struct radix_sort_tuning {
   static constexpr int item_bytes =
       static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
-  // Pairs of at most 8 bytes (keys of at most 4): 512 threads of 18, the digits on the first 256.
+  // Pairs of at most 8 bytes (keys of at most 4): 512 threads of 18, the digits on the first 256; on
+  // devices of fast memory 16 a thread, reading two look-back words at a time.
   static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
+  // Whether the shape differs by memory class (dispatch_radix_sort.cuh tries the fast one first).
+  static constexpr bool has_fast_memory_shape = small_pairs;
+  static constexpr bool fast_memory_shape = small_pairs && Memory == memory_class::fast;
   // 64-bit integer keys alone: 384 threads of 14, where the algorithm's digit scan takes 384 threads.
   static constexpr bool wide_keys_alone =
       std::is_empty_v<Value> && std::is_integral_v<Key> && sizeof(Key) == 8 && Algorithm::block_scan_takes(384);
   static constexpr int threads = small_pairs ? 2 * radix_digits : wide_keys_alone ? 384 : radix_digits;
   static constexpr int items_per_thread =
-      small_pairs ? 18 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 28;
+      fast_memory_shape ? 16 : small_pairs ? 18 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 28;
   static constexpr int tile_items = threads * items_per_thread;
   // Keys alone fit three 256-thread blocks per SM; pairs and wide keys alone run two.
   static constexpr int min_blocks_per_sm = std::is_empty_v<Value> && !wide_keys_alone ? 3 : 2;
   // Floating-point and 8-byte keys alone count their digits first and vote after (block_radix_rank.cuh).
   static constexpr bool counts_first = std::is_empty_v<Value> && (std::is_floating_point_v<Key> || sizeof(Key) == 8);
-  // Predecessors' look-back words read at a time (agent_radix_sort_onesweep.cuh): keys alone 2, pairs 1.
-  static constexpr int lookback_batch = std::is_empty_v<Value> ? 2 : 1;
+  // Predecessors' look-back words read at a time (agent_radix_sort_onesweep.cuh): keys alone 2, pairs 1
+  // (2 in the fast-memory shape).
+  static constexpr int lookback_batch = std::is_empty_v<Value> || fast_memory_shape ? 2 : 1;
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items_per_thread = sizeof(Key) <= 4 ? 16 : 8;
   // The most items one launch of a pass sorts (its counts must stay below 2^30); whole tiles.
   static constexpr offset_t portion_items = ((offset_t{1} << 29) / tile_items) * tile_items;
+  static bool suits(device_facts const& device) { return has_memory_class(device, Memory); }
   template <class Count>
   using digit_scan = typename Algorithm::template block_scan_for<Count, threads>;
 };
