@@ -237,12 +237,15 @@ std::vector<T> to_host(thrust::device_vector<T> const& d) {
   return h;
 }
 
+// A copy from pageable memory may return before its transfer lands, and work on a non-blocking stream
+// does not wait for the default stream: the device is synchronised before the data are handed out.
 template <class T>
 thrust::device_vector<T> to_device(std::vector<T> const& h) {
   thrust::device_vector<T> d(h.size());
   if (!h.empty())
     EXPECT_EQ(cudaMemcpy(thrust::raw_pointer_cast(d.data()), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
               cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   return d;
 }
 

@@ -3,7 +3,8 @@
 // digit per thread of the first 256, items per thread by the bytes a key and its value take (a tile's
 // keys and values sit in shared memory together, beyond 48 KiB as dynamic shared memory:
 // kernels/block_storage.cuh). The algorithm contributes the block scan of the digit counts, in each
-// tile and over the whole input (digit_scan).
+// tile and over the whole input (digit_scan); the tuning, and with it every sort kernel, is the same
+// for every policy of an algorithm family (radix_sort_tuning below: Algorithm::block_scans).
 
 #include <fastscan/detail/radix_key.cuh>
 #include <fastscan/detail/tuning/tuning_common.cuh>
@@ -12,8 +13,8 @@
 
 namespace fastscan::detail {
 
-template <class Algorithm, class Key, class Value, memory_class Memory = memory_class::any>
-struct radix_sort_tuning {
+template <class BlockScans, class Key, class Value, memory_class Memory>
+struct radix_sort_shape {
   static constexpr int item_bytes =
       static_cast<int>(sizeof(Key)) + (std::is_empty_v<Value> ? 0 : static_cast<int>(sizeof(Value)));
   // Pairs of at most 8 bytes (keys of at most 4): 512 threads of 18, the digits on the first 256; on
@@ -24,7 +25,7 @@ struct radix_sort_tuning {
   static constexpr bool fast_memory_shape = small_pairs && Memory == memory_class::fast;
   // 64-bit integer keys alone: 384 threads of 14, where the algorithm's digit scan takes 384 threads.
   static constexpr bool wide_keys_alone =
-      std::is_empty_v<Value> && std::is_integral_v<Key> && sizeof(Key) == 8 && Algorithm::block_scan_takes(384);
+      std::is_empty_v<Value> && std::is_integral_v<Key> && sizeof(Key) == 8 && BlockScans::block_scan_takes(384);
   static constexpr int threads = small_pairs ? 2 * radix_digits : wide_keys_alone ? 384 : radix_digits;
   static constexpr int items_per_thread =
       fast_memory_shape ? 16 : small_pairs ? 18 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 28;
@@ -42,7 +43,12 @@ struct radix_sort_tuning {
   static constexpr offset_t portion_items = ((offset_t{1} << 29) / tile_items) * tile_items;
   static bool suits(device_facts const& device) { return has_memory_class(device, Memory); }
   template <class Count>
-  using digit_scan = typename Algorithm::template block_scan_for<Count, threads>;
+  using digit_scan = typename BlockScans::template block_scan_for<Count, threads>;
 };
+
+// An algorithm's radix sort tuning: its family's shape, so that the single-pass, deterministic and
+// multi-pass policies of one block algorithm share their sort kernels.
+template <class Algorithm, class Key, class Value, memory_class Memory = memory_class::any>
+using radix_sort_tuning = radix_sort_shape<typename Algorithm::block_scans, Key, Value, Memory>;
 
 }  // namespace fastscan::detail

@@ -108,6 +108,10 @@ struct matrix_algorithm {
   template <class T, int Threads_, int Items = 1, int Vector = 1>
   using block_scan_for = block_scan_matrix<T, Threads_, Items, Threads_, PadRows, Column, Vector>;
   static constexpr bool block_scan_takes(int threads) { return threads % 32 == 0; }
+  // The one algorithm type whose block_scan_for and block_scan_takes are this one's, whatever the
+  // driver and tile: kernels that take only those (radix sort) are compiled once for every policy of
+  // the family.
+  using block_scans = matrix_algorithm<PadRows, Column>;
 
   // Single-pass scans of at least 2^25 elements: 8-byte ones 224 threads x 192 bytes (CUB's sm90 shape
   // for 8-byte types); 4-byte ones the same 128 x 128-byte tile staged in shared memory, eleven blocks
@@ -192,6 +196,8 @@ struct striped_algorithm {
   static constexpr bool block_scan_takes(int threads) {
     return threads % 32 == 0 && (!PowerOfTwoThreads || (threads & (threads - 1)) == 0);
   }
+  using block_scans = striped_algorithm<BlockScan, NominalThreads, NominalItems, PowerOfTwoThreads, Names,
+                                        multi_block::single_pass>;
   template <class T>
   static constexpr bool has_large_tuning = false;
   template <class T>

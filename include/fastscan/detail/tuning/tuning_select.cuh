@@ -2,7 +2,8 @@
 // Stream compaction's tuning (agent_select.cuh), for every block algorithm: the matrix scan's
 // single-pass tile shape (at most 32 items a thread: the selection flags are bits of one word), pairs
 // of two arrays in chunks of their wider component; the algorithm contributes the block scan of the
-// threads' packed selection counts.
+// threads' packed selection counts, the same for every policy of an algorithm family (select_tuning
+// below: Algorithm::block_scans).
 
 #include <fastscan/detail/tuning/tuning_common.cuh>
 
@@ -33,8 +34,8 @@ constexpr int select_vector() {
   return vector_for<T, ItemsPerThread>();
 }
 
-template <class Algorithm, class T>
-struct select_tuning {
+template <class BlockScans, class T>
+struct select_shape {
   // 16-byte pairs: 16 items a thread at six blocks an SM (a larger tile for the same look-back).
   static constexpr bool wide_pair = pair_item<T>::value && sizeof(T) == 16;
   // 8-byte elements (not pairs): 256 threads of 16 at four blocks an SM, the same items in flight as
@@ -56,7 +57,13 @@ struct select_tuning {
                                            : wide_pair                                                ? 6
                                                                                                       : 1;
   template <class Counts>
-  using count_scan = typename Algorithm::template block_scan_for<Counts, threads>;
+  using count_scan = typename BlockScans::template block_scan_for<Counts, threads>;
 };
+
+// An algorithm's compaction tuning: its family's shape, so that the single-pass, deterministic and
+// multi-pass policies of one block algorithm share their compaction kernels (the counts are integers:
+// every driver's answer is the same).
+template <class Algorithm, class T>
+using select_tuning = select_shape<typename Algorithm::block_scans, T>;
 
 }  // namespace fastscan::detail
