@@ -841,8 +841,8 @@ TEST(PipelinedTunings, ChosenByTheMemoryPerSm) {
   using fastscan::detail::device_facts;
   using fastscan::detail::has_memory_class;
   using fastscan::detail::memory_class;
-  const device_facts h100{132, 9, 50u << 20, 227u << 10, 2.0 * 2619e6 * 5120 / 8};
-  const device_facts h200{132, 9, 50u << 20, 227u << 10, 2.0 * 3201e6 * 6144 / 8};
+  const device_facts h100 = h100_facts();
+  const device_facts h200 = h200_facts();
   const device_facts unknown{132, 9, 50u << 20, 227u << 10, 0};
   EXPECT_FALSE(has_memory_class(h100, memory_class::fast));
   EXPECT_TRUE(has_memory_class(h200, memory_class::fast));

@@ -335,8 +335,8 @@ TEST(RadixSortTunings, ChosenByTheMemoryClass) {
   using fastscan::detail::memory_class;
   using fastscan::detail::radix_sort_tuning;
   using matrix = fastscan::detail::matrix_drivers::single_pass;
-  const device_facts h100{132, 9, 50u << 20, 227u << 10, 2.0 * 2619e6 * 5120 / 8};
-  const device_facts h200{132, 9, 50u << 20, 227u << 10, 2.0 * 3201e6 * 6144 / 8};
+  const device_facts h100 = h100_facts();
+  const device_facts h200 = h200_facts();
   using fast_pairs = radix_sort_tuning<matrix, std::uint32_t, std::uint32_t, memory_class::fast>;
   using pairs = radix_sort_tuning<matrix, std::uint32_t, std::uint32_t>;
   static_assert(fast_pairs::has_fast_memory_shape && fast_pairs::tile_items < pairs::tile_items);
