@@ -109,8 +109,8 @@ struct matrix_algorithm {
   using block_scan_for = block_scan_matrix<T, Threads_, Items, Threads_, PadRows, Column, Vector>;
   static constexpr bool block_scan_takes(int threads) { return threads % 32 == 0; }
   // The one algorithm type whose block_scan_for and block_scan_takes are this one's, whatever the
-  // driver and tile: kernels that take only those (radix sort) are compiled once for every policy of
-  // the family.
+  // driver and tile: kernels that take only those (radix sort, compaction) are compiled once for every
+  // policy of the family.
   using block_scans = matrix_algorithm<PadRows, Column>;
 
   // Single-pass scans of at least 2^25 elements: 8-byte ones 224 threads x 192 bytes (CUB's sm90 shape
