@@ -843,7 +843,8 @@ TEST(PipelinedTunings, ChosenByTheMemoryPerSm) {
   using fastscan::detail::memory_class;
   const device_facts h100 = h100_facts();
   const device_facts h200 = h200_facts();
-  const device_facts unknown{132, 9, 50u << 20, 227u << 10, 0};
+  device_facts unknown = h100;
+  unknown.memory_bytes_per_second = 0;
   EXPECT_FALSE(has_memory_class(h100, memory_class::fast));
   EXPECT_TRUE(has_memory_class(h200, memory_class::fast));
   EXPECT_FALSE(has_memory_class(unknown, memory_class::fast));
