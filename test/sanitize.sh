@@ -76,10 +76,10 @@ run synccheck synccheck_select select_test '*/matrix.*PartitionInPlace*:*/blello
 wait
 # Radix sort (histogram, digit starts, onesweep passes, gather): every family, keys and pairs, portions.
 export FASTSCAN_TEST_MAX_N=262144
-run memcheck memcheck_sort sort_test '*SortsKeys*:*SortsPairs*:*Portions*:*SixtyFour*' &
+run memcheck memcheck_sort sort_test '*SortsKeys*:*SortsPairs*:*Portions*:*SixtyFour*:*FewDistinct*' &
 run memcheck memcheck_sort_types sort_types_test '*/matrix.*' &
-run racecheck racecheck_sort sort_test '*/matrix.*SortsPairs*:*/blelloch.*Portions*:*/hillis_steele.*SortsKeys*' &
-run synccheck synccheck_sort sort_test '*/matrix.*SortsPairs*:*/blelloch.*SortsKeys*' &
+run racecheck racecheck_sort sort_test '*/matrix.*SortsPairs*:*/blelloch.*Portions*:*/hillis_steele.*SortsKeys*:*/matrix.*FewDistinct*' &
+run synccheck synccheck_sort sort_test '*/matrix.*SortsPairs*:*/blelloch.*SortsKeys*:*/matrix.*FewDistinct*' &
 wait
 # reduce_by_key and unique_by_key (the one-pass reduce_by_key kernel, its runs compacted in shared memory).
 run memcheck memcheck_by_key_reduction by_key_reduction_test '*ReduceByKey*:*UniqueByKey*' &

@@ -105,6 +105,8 @@ TYPED_TEST(sort_test, SortedReversedEqualAndFewDistinctKeys) {
   inputs.push_back(std::vector<std::uint32_t>(n, 0xC0FFEEu));                         // all equal
   inputs.push_back(keys_with(n, 4301, 2));                                            // two values
   inputs.push_back(keys_with(n, 4302, 17));                                           // few distinct
+  inputs.push_back(keys_with(n, 4303, 5));
+  std::sort(inputs.back().begin(), inputs.back().end());  // few distinct, sorted: tiles of one digit in every pass
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     SCOPED_TRACE("input pattern " + std::to_string(i));
     expect_sorted_by_key_like_par<std::uint32_t>(inputs[i], TypeParam::blocking, thrust::less<>{}, sort_call::sort);
@@ -253,6 +255,9 @@ TYPED_TEST(sort_test, PortionsOfALargeInput) {
     const auto keys = keys_with(n, 4600 + n, 0);
     expect_sorted_like_par(keys, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
     expect_sorted_by_key_like_par<std::uint32_t>(keys_with(n, 4700 + n, 300), TypeParam::blocking, thrust::greater<>{},
+                                                 sort_call::stable_sort);
+    // Three distinct keys: after the first pass nearly every tile, a portion's last among them, has one digit.
+    expect_sorted_by_key_like_par<std::uint32_t>(keys_with(n, 4750 + n, 3), TypeParam::blocking, thrust::greater<>{},
                                                  sort_call::stable_sort);
     if constexpr (every_width<TypeParam>) {
       // One pass of 8-bit keys with values: the values travel, the keys are written from the digits' starts.

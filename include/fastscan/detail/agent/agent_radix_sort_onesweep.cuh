@@ -168,6 +168,39 @@ struct agent_radix_sort_onesweep {
       pass.next_lookback[i] = 0;
   }
 
+  // Thread d (of the first 256) looks back for digit d and sets where the tile's sorted place 0 of its
+  // keys goes in the output.
+  __device__ static void place_digits(temp_storage& storage, radix_pass<bits_t, Value> const& pass, offset_t tile,
+                                      bool last, unsigned count, unsigned tile_offset) {
+    if (thread_holds_digit<threads>()) {  // thread d: digit d
+      offset_t start = 0;
+      const unsigned before = join_tiles(pass, tile, last, count, start);
+      storage.digit_base[threadIdx.x] = start + before - tile_offset;
+    }
+  }
+
+  // A full tile of one digit: its sorted order is its own, so each item goes from the thread that
+  // loaded it to the digit's base plus its element. The values are loaded after the look-back (the
+  // prefetch of the tile has brought them near), so that only the keys stay in registers across it.
+  __device__ static void copy_one_digit_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass, offset_t tile,
+                                             offset_t tile_base, bool last, unsigned count, unsigned tile_offset,
+                                             bits_t const (&keys)[items_per_thread]) {
+    place_digits(storage, pass, tile, last, count, tile_offset);
+    __syncthreads();
+    const offset_t base = storage.digit_base[key_t::digit_of_ordered(keys[0], pass.pass)];
+    if constexpr (StoresKeys) {
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) pass.keys_out[base + rank_t::element(i)] = key_t::from_ordered(keys[i]);
+    }
+    if constexpr (has_values) {
+      Value values[items_per_thread];
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) values[i] = pass.values_in[tile_base + rank_t::element(i)];
+#pragma unroll
+      for (int i = 0; i < items_per_thread; ++i) pass.values_out[base + rank_t::element(i)] = values[i];
+    }
+  }
+
   __device__ static void consume_tile(temp_storage& storage, radix_pass<bits_t, Value> const& pass) {
     // The tile drawn, or -1 where the pass is left out (its counter started at radix_left_out_draw; such
     // a launch still prefetches its guess: that read is its cost).
@@ -216,7 +249,20 @@ struct agent_radix_sort_onesweep {
           count = digit_count;
           publish_count(pass, tile, digit_count);
         });
-    __syncthreads();  // every thread is done with the ranking's storage
+    // A tile of pairs whose keys all have one digit keeps its order (after a first pass over few
+    // distinct keys, or over keys already grouped, nearly every tile): as CUB does, it goes straight
+    // from registers to its place, without the exchange through shared memory. Keys alone do not take
+    // this path: their tile of 32 keys a thread would stay in registers across the look-back, which
+    // costs their ranking spills. The barrier is also the one after which every thread is done with
+    // the ranking's storage.
+    if constexpr (FullTile && has_values) {
+      if (__syncthreads_or(count == static_cast<unsigned>(tile_items)) != 0) {
+        copy_one_digit_tile(storage, pass, tile, tile_base, last, count, tile_offset, keys);
+        return;
+      }
+    } else {
+      __syncthreads();
+    }
     // CUB's order: the keys go to their places in shared memory, and the values' loads start, before
     // the digit threads look back, so that both overlap the look-back's round trips; the values go to
     // their places once loaded (after the look-back on the digit threads).
@@ -231,11 +277,7 @@ struct agent_radix_sort_onesweep {
         if (FullTile || e < valid) values[i] = pass.values_in[tile_base + e];
       }
     }
-    if (thread_holds_digit<threads>()) {  // thread d: digit d
-      offset_t start = 0;
-      const unsigned before = join_tiles(pass, tile, last, count, start);
-      storage.digit_base[thread] = start + before - tile_offset;
-    }
+    place_digits(storage, pass, tile, last, count, tile_offset);
     if constexpr (has_values) {
 #pragma unroll
       for (int i = 0; i < items_per_thread; ++i)
