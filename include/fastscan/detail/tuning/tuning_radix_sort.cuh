@@ -20,23 +20,34 @@ struct radix_sort_shape {
   // Pairs of at most 8 bytes (keys of at most 4): 512 threads of 18, the digits on the first 256; on
   // devices of fast memory 16 a thread, reading two look-back words at a time.
   static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
+  // 4-byte keys with 8-byte values: on devices of fast memory 384 threads of 18, where the algorithm's
+  // digit scan takes 384 threads (elsewhere, as other pairs of more than 8 bytes, 256 of 28).
+  static constexpr bool wide_values =
+      !std::is_empty_v<Value> && sizeof(Key) == 4 && item_bytes == 12 && BlockScans::block_scan_takes(384);
   // Whether the shape differs by memory class (dispatch_radix_sort.cuh tries the fast one first).
-  static constexpr bool has_fast_memory_shape = small_pairs;
-  static constexpr bool fast_memory_shape = small_pairs && Memory == memory_class::fast;
+  static constexpr bool has_fast_memory_shape = small_pairs || wide_values;
+  static constexpr bool fast_small_pairs = small_pairs && Memory == memory_class::fast;
+  static constexpr bool fast_wide_values = wide_values && Memory == memory_class::fast;
   // 64-bit integer keys alone: 384 threads of 14, where the algorithm's digit scan takes 384 threads.
   static constexpr bool wide_keys_alone =
       std::is_empty_v<Value> && std::is_integral_v<Key> && sizeof(Key) == 8 && BlockScans::block_scan_takes(384);
-  static constexpr int threads = small_pairs ? 2 * radix_digits : wide_keys_alone ? 384 : radix_digits;
-  static constexpr int items_per_thread =
-      fast_memory_shape ? 16 : small_pairs ? 18 : wide_keys_alone ? 14 : item_bytes <= 4 ? 32 : item_bytes <= 8 ? 18 : 28;
+  static constexpr int threads =
+      small_pairs ? 2 * radix_digits : wide_keys_alone || fast_wide_values ? 384 : radix_digits;
+  static constexpr int items_per_thread = fast_small_pairs ? 16
+                                          : small_pairs    ? 18
+                                          : wide_keys_alone ? 14
+                                          : fast_wide_values ? 18
+                                          : item_bytes <= 4 ? 32
+                                          : item_bytes <= 8 ? 18
+                                                            : 28;
   static constexpr int tile_items = threads * items_per_thread;
   // Keys alone fit three 256-thread blocks per SM; pairs and wide keys alone run two.
   static constexpr int min_blocks_per_sm = std::is_empty_v<Value> && !wide_keys_alone ? 3 : 2;
   // Floating-point and 8-byte keys alone count their digits first and vote after (block_radix_rank.cuh).
   static constexpr bool counts_first = std::is_empty_v<Value> && (std::is_floating_point_v<Key> || sizeof(Key) == 8);
   // Predecessors' look-back words read at a time (agent_radix_sort_onesweep.cuh): keys alone 2, pairs 1
-  // (2 in the fast-memory shape).
-  static constexpr int lookback_batch = std::is_empty_v<Value> || fast_memory_shape ? 2 : 1;
+  // (2 in the fast-memory shape of pairs of at most 8 bytes).
+  static constexpr int lookback_batch = std::is_empty_v<Value> || fast_small_pairs ? 2 : 1;
   static constexpr int histogram_threads = 256;
   static constexpr int histogram_items_per_thread = sizeof(Key) <= 4 ? 16 : 8;
   // The most items one launch of a pass sorts (its counts must stay below 2^30); whole tiles.
