@@ -21,7 +21,9 @@
 // Keys go to their places in shared memory before the look-back, and the values' loads start then
 // (both overlap its round trips); the values join them once loaded, beside the keys, and after one
 // barrier consecutive threads take consecutive places to global memory (runs of one digit are
-// contiguous in the output), each place's output position computed once for its key and its value.
+// contiguous in the output), each place's output position computed once for its key and its value. A
+// full tile of pairs whose keys all have one digit keeps its order and skips the exchange: each thread
+// stores its own keys and values at the digit's start plus their element (CUB's short circuit).
 //
 // With StoresKeys false the keys are ranked and placed but not written: a sort of a single pass writes
 // its keys from the digit counts instead (dispatch_radix_sort.cuh), as every key of a digit is the same.

@@ -6,12 +6,13 @@
 // i, lanes with the same digit find each other (eight ballots), the highest of them adds their
 // number to the warp's counter of that digit, and each takes the counter's old value plus the peers in
 // lower lanes; a warp whose run has a single digit (common after the first passes over few distinct
-// keys, where CUB short-circuits whole tiles) skips the ballots, its places being its own order. Thread
-// d then turns digit d's warp counters into offsets over the warps, and the algorithm's own block scan
-// (DigitScan: matrix, Blelloch tree or Hillis-Steele, one digit per thread) gives each digit's first
-// place in the tile. An item's place is its digit's offset, plus the items of its digit in lower warps,
-// plus its rank in its warp: the tile stably sorted by digit. A block may have more threads than
-// digits (pairs run 512: more warps in flight); threads from 256 on rank items and scan zeros.
+// keys, where a whole tile of pairs then skips the exchange too) skips the ballots, its places being its
+// own order. Thread d then turns digit d's warp counters into offsets over the warps, and the
+// algorithm's own block scan (DigitScan: matrix, Blelloch tree or Hillis-Steele, one digit per thread)
+// gives each digit's first place in the tile. An item's place is its digit's offset, plus the items of
+// its digit in lower warps, plus its rank in its warp: the tile stably sorted by digit. A block may have
+// more threads than digits (pairs run 512: more warps in flight); threads from 256 on rank items and
+// scan zeros.
 //
 // Two orders, chosen by the tuning (CountsFirst). Votes first: the counters count from zero, so the
 // tile's digit counts are known only after every vote, and each place gets its warp's offset added
