@@ -629,12 +629,10 @@ TEST_P(PipelinedSinglePassLowered, SmallSizes) {
     SCOPED_TRACE("by key, n = " + std::to_string(n));
     check_pipelined_by_key<long long>(n, stream.get(), 9750 + n);
     check_pipelined_by_key<unsigned long long>(n, other.get(), 9760 + n);
-    for (const double memory_peak : {1e9, 1e16}) {  // bytes a second: far below the fast class, far above
-      SCOPED_TRACE("memory peak taken as " + std::to_string(memory_peak) + " B/s");
-      const memory_peak_taken_as memory(memory_peak);
+    under_each_memory_class([&] {
       check_pipelined_by_key<int>(n, stream.get(), 9770 + n);
       check_pipelined_by_key<unsigned>(n, other.get(), 9780 + n);
-    }
+    });
   }
   // Captured into a graph: the statuses come from the call's temporary storage, zeroed in the graph.
   check_captured_inclusive_scan(fastscan::matrix_nosync, stream.get(), 40 * tile4 + 5, 3, 9800);

@@ -76,12 +76,10 @@ TYPED_TEST(sort_test, SortsPairsStablyAtEverySize) {
   scoped_stream stream;
   int flavour = 0;
   const std::size_t fast_tile = sort_tile<TypeParam, std::uint32_t, std::uint32_t, memory_class::fast>;
-  for (const double memory_peak : {1e9, 1e16}) {  // bytes a second: far below the fast class, far above
-    SCOPED_TRACE("memory peak taken as " + std::to_string(memory_peak) + " B/s");
-    const memory_peak_taken_as memory(memory_peak);
-    auto sizes = sort_sizes<TypeParam>();
-    for (std::size_t n : capped({fast_tile - 1, fast_tile, fast_tile + 1, 2 * fast_tile + 1, 3 * fast_tile + 1}))
-      sizes.push_back(n);
+  auto sizes = sort_sizes<TypeParam>();
+  for (std::size_t n : capped({fast_tile - 1, fast_tile, fast_tile + 1, 2 * fast_tile + 1, 3 * fast_tile + 1}))
+    sizes.push_back(n);
+  under_each_memory_class([&] {
     for (std::size_t n : sizes) {
       SCOPED_TRACE("n = " + std::to_string(n));
       const auto keys = keys_with(n, 4200 + n, 1000);  // repeated keys: stability shows in the payload
@@ -93,7 +91,7 @@ TYPED_TEST(sort_test, SortsPairsStablyAtEverySize) {
                                                      sort_call::stable_sort);
       });
     }
-  }
+  });
 }
 
 TYPED_TEST(sort_test, SortedReversedEqualAndFewDistinctKeys) {
@@ -181,11 +179,9 @@ TYPED_TEST(sort_test, WidePairsAtEverySize) {
       expect_sorted_by_key_like_par<std::uint64_t>(wide, TypeParam::nosync, thrust::greater<>{}, sort_call::stable_sort);
     }
     const auto narrow = keys_with(n, 4490 + n, 1000);
-    for (const double memory_peak : {1e9, 1e16}) {  // bytes a second: far below the fast class, far above
-      SCOPED_TRACE("memory peak taken as " + std::to_string(memory_peak) + " B/s");
-      const memory_peak_taken_as memory(memory_peak);
+    under_each_memory_class([&] {
       expect_sorted_by_key_like_par<std::uint64_t>(narrow, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
-    }
+    });
   }
 }
 

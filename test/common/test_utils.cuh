@@ -67,6 +67,17 @@ struct memory_peak_taken_as {
   ~memory_peak_taken_as() { fastscan::detail::memory_peak_for_tests() = 0; }
 };
 
+// Runs check() once under each memory class's tunings, whatever this device's: with the memory's peak
+// taken far below the fast class, then far above it.
+template <class Check>
+void under_each_memory_class(Check&& check) {
+  for (const double bytes_per_second : {1e9, 1e16}) {
+    SCOPED_TRACE("memory peak taken as " + std::to_string(bytes_per_second) + " B/s");
+    const memory_peak_taken_as memory(bytes_per_second);
+    check();
+  }
+}
+
 // Host-side device facts (device_facts.cuh) of the two GPUs the memory classes were measured on, for
 // the tests of which tuning each gets: the H100 (SXM, HBM3) and the H200 (HBM3e), as
 // cudaGetDeviceProperties reports them.
