@@ -68,6 +68,11 @@ run memcheck memcheck_pipelined single_pass_test '*PipelinedSinglePassLowered*' 
 run racecheck racecheck_pipelined single_pass_test '*PipelinedSinglePassLowered*AtMost3Blocks' &
 run synccheck synccheck_pipelined single_pass_test '*PipelinedSinglePassLowered*' &
 wait
+# Its compaction (the reduce warps leave each item's flag in the stage for the scan warps).
+run memcheck memcheck_pipelined_select select_test 'pipelined_select.*' &
+run racecheck racecheck_pipelined_select select_test 'pipelined_select.*' &
+run synccheck synccheck_pipelined_select select_test 'pipelined_select.*' &
+wait
 export FASTSCAN_TEST_MAX_N=1048576
 # Stream compaction (the select kernel): every policy family and operation, sizes up to the cap.
 run memcheck memcheck_select select_test '*CopyIfKeeps*:*PartitionCopy*:*PartitionInPlace*:*Unique*:*EveryElementWidth*' &

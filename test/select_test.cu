@@ -12,6 +12,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/partition.h>
 #include <thrust/remove.h>
+#include <thrust/sequence.h>
 #include <thrust/unique.h>
 
 #include <thread>
@@ -446,6 +447,96 @@ TYPED_TEST(select_test, BeyondFourGiElements) {
   long long poison;
   std::memset(&poison, 0xA5, sizeof(poison));
   ASSERT_EQ(got[expected], poison);
+}
+
+// The pipelined single pass's compaction (4-byte items by a predicate of the item: copy_if,
+// remove_copy_if, remove_if), with its size rule lowered to every call of two tiles or more: fewer
+// tiles than SMs, one block an SM with several rounds of its rings, grids of three blocks going round
+// them many times; partial last tiles, none, all, alternating and random fractions kept, an output that
+// is not 16-byte aligned, in place, against a CPU reference; under both memory classes (the other class
+// and an input that is not 16-byte aligned take the select kernel).
+struct pipelined_select : public gpu_test {};
+
+template <class T>
+void check_pipelined_copy_if(std::vector<T> const& input, int permille, std::size_t out_offset, cudaStream_t stream) {
+  const keep_fraction keep{permille};
+  std::vector<T> expected;
+  for (T x : input)
+    if (keep(x)) expected.push_back(x);
+  const auto d_in = to_device(input);
+  auto d_out = poisoned_device_vector<T>(input.size() + out_offset + 1);
+  const auto out = d_out.begin() + static_cast<std::ptrdiff_t>(out_offset);
+  const auto end = thrust::copy_if(fastscan::matrix.on(stream), d_in.begin(), d_in.end(), out, keep);
+  ASSERT_EQ(end - out, static_cast<std::ptrdiff_t>(expected.size()));
+  const auto got = to_host(d_out);
+  T poison;
+  std::memset(&poison, 0xA5, sizeof(poison));
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool kept = i >= out_offset && i - out_offset < expected.size();
+    wrong += std::memcmp(&got[i], kept ? &expected[i - out_offset] : &poison, sizeof(T)) != 0;
+  }
+  ASSERT_EQ(wrong, 0u);
+}
+
+TEST_F(pipelined_select, EveryFractionAtTheTileEdges) {
+  FASTSCAN_REQUIRE_PIPELINED_PASS();
+  using tuning = fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, std::uint32_t>;
+  static_assert(tuning::has_pipelined && !fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, long long>::has_pipelined);
+  fastscan::detail::device_facts device{};
+  ASSERT_EQ(fastscan::detail::current_device_facts(device), cudaSuccess);
+  const std::size_t tile = tuning::pipelined_tuning::tile_items, segment = tuning::pipelined_tuning::segment_items;
+  const std::size_t sms = static_cast<std::size_t>(device.sms);
+  scoped_stream stream;
+  for (int max_blocks : {0, 3}) {
+    const pipelined_size_rule_lowered lowered(max_blocks);
+    under_each_memory_class([&] {
+      for (std::size_t n : capped({tile + 1, 2 * tile, 2 * tile + 3, 5 * tile + segment + 1, (sms - 1) * tile + 17,
+                                   sms * tile + 1, 3 * sms * tile + 4 * 32 * 4 + 1, 104729 * 13})) {
+        const auto input = random_vector<std::uint32_t>(n, 3700 + n);
+        for (int permille : {0, 1000, -1, 100, 500, 900}) {
+          SCOPED_TRACE("max blocks " + std::to_string(max_blocks) + ", n = " + std::to_string(n) + ", kept per mille " +
+                       std::to_string(permille));
+          check_pipelined_copy_if(input, permille, permille == 500 ? 1 : 0, stream.get());
+        }
+        std::vector<float> floats(n);
+        for (std::size_t i = 0; i < n; ++i) floats[i] = static_cast<float>(input[i] % 20011) * 0.5f;  // keep_fraction needs x >= 0
+        check_pipelined_copy_if(floats, 300, 0, stream.get());
+        // remove_copy_if, remove_if in place and an input that is not 16-byte aligned, against par.
+        auto d_in = to_device(input);
+        expect_same_as_par<std::uint32_t, matrix_under_test>(n, [&](auto policy, auto out) {
+          return thrust::remove_copy_if(policy, d_in.begin(), d_in.end(), out, keep_fraction{700});
+        });
+        expect_same_as_par<std::uint32_t, matrix_under_test>(n - 1, [&](auto policy, auto out) {
+          return thrust::copy_if(policy, d_in.begin() + 1, d_in.end(), out, keep_fraction{400});
+        });
+        expect_same_in_place<std::uint32_t, matrix_under_test>(input, false, [&](auto policy, auto first, auto last) {
+          return thrust::remove_if(policy, first, last, keep_fraction{600});
+        });
+      }
+    });
+  }
+}
+
+// 2^31 items and more: the pipelined pass counts in 32 bits, so such calls take the select kernel.
+struct every_4096th_of_uint {
+  __host__ __device__ bool operator()(std::uint32_t x) const { return x % 4096 == 4095; }
+};
+
+TEST_F(pipelined_select, TwoGiItemsAndMore) {
+  FASTSCAN_REQUIRE_PIPELINED_PASS();
+  const std::size_t n = (std::size_t{1} << 31) + 4096 + 7;
+  if (capped({n}).empty()) GTEST_SKIP() << "sizes capped by FASTSCAN_TEST_MAX_N";
+  const memory_peak_taken_as fast_memory(1e16);
+  thrust::device_vector<std::uint32_t> input(n);
+  thrust::sequence(thrust::cuda::par, input.begin(), input.end());
+  const std::size_t expected = n / 4096;
+  auto out = poisoned_device_vector<std::uint32_t>(expected + 1);
+  const auto end = thrust::copy_if(fastscan::matrix, input.begin(), input.end(), out.begin(), every_4096th_of_uint{});
+  ASSERT_EQ(static_cast<std::size_t>(end - out.begin()), expected);
+  const auto got = to_host(out);
+  for (std::size_t i = 0; i < expected; ++i) ASSERT_EQ(got[i], static_cast<std::uint32_t>(i * 4096 + 4095)) << "at " << i;
+  ASSERT_EQ(got[expected], 0xA5A5A5A5u);
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 //                next free stage of a ring with one bulk copy (stage_ring.cuh);
 //   1            looks back (single_pass_lookback.cuh; the deterministic pass: deterministic_lookback.cuh)
 //                for each tile in the order its block drew them and hands the carry to the scan warps;
-//   2 ..         reduce warps: as a tile's copy lands, fold its segments and publish its aggregate;
+//   2 ..         reduce warps: as a tile's copy lands, fold its segments and publish its aggregate (a
+//                compaction's also leave each item's flag in the stage for the scan warps);
 //   then         scan warps, one segment of the tile each: as its copy lands, the matrix scan with
 //                rows of one vector (the Tiles' rows: warp_vector_rows.cuh or its segmented flavour) up
 //                to the carry, free the stage, wait for the segment totals and the carry, store.
@@ -54,6 +55,7 @@ struct agent_pipelined_scan {
     std::uint64_t empty[stages];  // every lane of the reduce and scan warps is done reading it
     std::uint64_t reduced[slots]; // the slot's tile, size, aggregate and segment totals are written
     std::uint64_t carried[slots]; // the slot's carry is written
+    std::uint64_t marked[slots];  // every reduce lane has left its findings in the stage (reduces_into_stage)
     offset_t stage_tile[stages];  // the tile the producer copied there; -1: no more tiles
     offset_t tile[slots];
     T aggregate[slots];
@@ -79,6 +81,7 @@ struct agent_pipelined_scan {
       for (int i = 0; i < slots; ++i) {
         barrier_init(&s.reduced[i], 1);
         barrier_init(&s.carried[i], 32);
+        barrier_init(&s.marked[i], 32 * reduce_warps);
       }
       s.last_use = -1;
       barrier_init_fence();
@@ -148,15 +151,20 @@ struct agent_pipelined_scan {
       for (int j = 0; j < segments_per_reduce_warp; ++j) {
         const int segment = reduce_warp * segments_per_reduce_warp + j;
         const int items = segment_items_of(valid, segment);
-        auto source = io.template segment<Kind>(s.stage[stage], tile, segment);
         maybe<T> total = none<T>();
-        if (items == segment_items) total = rows::template reduce<false>(source, items, op);
-        else if (items > 0) total = rows::template reduce<true>(source, items, op);
+        if constexpr (Tiles::reduces_into_stage) {
+          total = io.template reduce_segment<Kind>(s.stage[stage], tile, segment, items, op);
+        } else {
+          auto source = io.template segment<Kind>(s.stage[stage], tile, segment);
+          if (items == segment_items) total = rows::template reduce<false>(source, items, op);
+          else if (items > 0) total = rows::template reduce<true>(source, items, op);
+        }
         if (lane == 0) {
           s.segment_total[slot][segment] = total.value;
           s.segment_has_total[slot][segment] = total.valid;
         }
       }
+      if constexpr (Tiles::reduces_into_stage) barrier_arrive(&s.marked[slot]);  // each lane for its own writes
       barrier_arrive(&s.empty[stage]);  // each lane for its own reads: the release covers no other lane's
       asm volatile("bar.sync 1, %0;" ::"r"(32 * reduce_warps) : "memory");
       if (reduce_warp == 0 && lane == 0) {
@@ -202,6 +210,8 @@ struct agent_pipelined_scan {
       barrier_wait(&s.full[stage], (k / stages) & 1);  // the segment totals are awaited after the local scan
       const offset_t tile = s.stage_tile[stage];
       if (tile < 0) return;
+      // What the reduce warps left in the stage (the scan warps trail them: this rarely waits).
+      if constexpr (Tiles::reduces_into_stage) barrier_wait(&s.marked[slot], (k / slots) & 1);
       const int items = segment_items_of(static_cast<int>(tile_valid(tile, n)), segment);
       auto source = io.template segment<Kind>(s.stage[stage], tile, segment);
       if (items == segment_items) {

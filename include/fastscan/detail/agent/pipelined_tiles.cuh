@@ -16,13 +16,24 @@
 //                            the segment's scanned rows to the output;
 //   absorbs_carry(before)    whether a segment whose tile's segments before it fold to `before` has a
 //                            result independent of the tile's carry (it then does not wait for it).
+//   reduces_into_stage       whether the reduce warps fold a segment by
+//                            reduce_segment<Kind>(stage, tile, segment, items, op), which may leave what
+//                            it found in the stage for the segment's scan warp (that warp then reads
+//                            the segment only after the tile's reduction).
 // pipelined_plain_tiles: a scan of arithmetic T between 16-byte aligned memories, forward or backward
 // (input and output point one past the range's last element: tile t is the t-th tile going down from
 // the end, held at its stage's end so that its whole vectors stay aligned).
 // pipelined_by_key_tiles: a forward scan by key of arithmetic values V with arithmetic keys K, as
 // (head, value) pairs under the segmented operator; each stage holds the tile's values, its keys, and the
 // key before the tile; a segment after a head in its tile needs no carry.
+// pipelined_select_tiles: stream compaction of arithmetic T by a predicate of the item (copy_if,
+// remove_copy_if, remove_if): an exclusive sum of the items' selection flags, counted in Count, the
+// predicate evaluated once an item by the reduce warps, which leave the flags in the stage; each
+// selected item stored at its sum (in place is safe: a tile's items land at or before their own places,
+// after every earlier tile's copy has landed, which its carry depends on), and the total handed to the
+// host by the thread of the last item (agent/selected_count.cuh).
 
+#include <fastscan/detail/agent/selected_count.cuh>
 #include <fastscan/detail/agent/stage_ring.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/segmented.cuh>
@@ -70,6 +81,7 @@ struct pipelined_plain_tiles {
     alignas(128) T items[tile_items];
   };
 
+  static constexpr bool reduces_into_stage = false;
   __device__ static bool absorbs_carry(maybe<T> const&) { return false; }
 
   const T* input;  // going Backward, one past the last element of each
@@ -140,6 +152,7 @@ struct pipelined_by_key_tiles {
     alignas(16) K keys[key_lead + tile_items];  // keys[key_lead - 1]: the key before the tile
   };
 
+  static constexpr bool reduces_into_stage = false;
   __device__ static bool absorbs_carry(maybe<value_type> const& before) { return before.valid && before.value.head; }
 
   const K* keys;
@@ -197,6 +210,103 @@ struct pipelined_by_key_tiles {
           const int e = (r * 32 + lane) * Tuning::vector + j;
           if (e < items) out[e] = row[j];
         }
+      }
+    }
+  }
+};
+
+template <class Tuning, class T, class Count, class Pred>
+struct pipelined_select_tiles {
+  static constexpr int vector = Tuning::vector, rounds = Tuning::rounds;
+  using value_type = Count;
+  using rows = warp_vector_rows<Count, vector, rounds>;
+  static constexpr int tile_items = Tuning::tile_items;
+  static constexpr int segment_items = Tuning::segment_items;
+  static constexpr std::size_t input_bytes_per_item = sizeof(T);
+  static constexpr bool reduces_into_stage = true;
+  static_assert(rounds * vector == 32, "a lane's flags make one word");
+  // A lane's flag word: bit r * vector + j flags item j of its row in round r.
+  struct stage {
+    alignas(128) T items[tile_items];
+    unsigned flags[Tuning::scan_warps][32];
+  };
+
+  __device__ static bool absorbs_carry(maybe<Count> const&) { return false; }
+
+  const T* input;
+  T* output;
+  Pred pred;
+  offset_t n;
+  host_selected_count* total;
+  unsigned ticket;
+
+  // The stores are single items: only the input's bulk copies need alignment.
+  bool aligned() const { return reinterpret_cast<std::uintptr_t>(input) % 16 == 0; }
+
+  __device__ void copy(stage& s, offset_t tile, int valid, std::uint64_t* full) const {
+    const offset_t base = tile * tile_items;
+    const unsigned bytes = whole_vector_bytes<T>(valid);
+    for (int e = static_cast<int>(bytes / sizeof(T)); e < valid; ++e) s.items[e] = input[base + e];
+    barrier_arrive_expecting(full, bytes);
+    if (bytes > 0) bulk_copy_to_shared(s.items, input + base, bytes, full);
+  }
+
+  // By a reduce warp: the predicate, once an item; the segment's flag words left in the stage (none past
+  // its items) for its scan warp; the count.
+  template <scan_kind Kind, class Op>
+  __device__ maybe<Count> reduce_segment(stage& s, offset_t, int segment, int items, Op const&) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const T* items_of_segment = s.items + segment * segment_items;
+    unsigned word = 0;
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      const uint4 bits = reinterpret_cast<const uint4*>(items_of_segment)[r * 32 + lane];
+      T row[vector];
+      memcpy(row, &bits, sizeof(bits));
+#pragma unroll
+      for (int j = 0; j < vector; ++j) {
+        const bool flag = (r * 32 + lane) * vector + j < items && static_cast<bool>(pred(row[j]));
+        word |= static_cast<unsigned>(flag) << (r * vector + j);
+      }
+    }
+    s.flags[segment][lane] = word;
+    return some<Count>(static_cast<Count>(__reduce_add_sync(0xffffffffu, static_cast<unsigned>(__popc(word)))));
+  }
+
+  // Rows of flags from the lane's word; the items stay in the source's registers for the store, as the
+  // stage is freed before the carry is known.
+  struct source {
+    T const* segment;
+    unsigned selected;
+    T items[rounds][vector];
+
+    __device__ __forceinline__ void load_row(int r, int lane, Count (&row)[vector]) {
+      const uint4 bits = reinterpret_cast<const uint4*>(segment)[r * 32 + lane];
+      memcpy(items[r], &bits, sizeof(bits));
+#pragma unroll
+      for (int j = 0; j < vector; ++j) row[j] = static_cast<Count>((selected >> (r * vector + j)) & 1u);
+    }
+  };
+
+  template <scan_kind Kind>
+  __device__ source segment(stage const& s, offset_t, int segment) const {
+    return source{s.items + segment * segment_items, s.flags[segment][threadIdx.x % 32]};
+  }
+
+  // local: the exclusive sums of the flags, the carry applied (the pass starts from 0).
+  template <scan_kind Kind, bool Partial>
+  __device__ __forceinline__ void store(offset_t tile, int segment, int items, source const& src,
+                                        typename rows::local_scan const& local) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const bool holds_last = tile * tile_items + segment * segment_items + items == n;
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+#pragma unroll
+      for (int j = 0; j < vector; ++j) {
+        const bool selected = (src.selected >> (r * vector + j)) & 1u;
+        if (selected) output[local.rows[r][j]] = src.items[r][j];
+        if (holds_last && (r * 32 + lane) * vector + j == items - 1)
+          publish_selected_count(total, ticket, static_cast<offset_t>(local.rows[r][j]) + selected);
       }
     }
   }

@@ -6,6 +6,7 @@
 // below: Algorithm::block_scans).
 
 #include <fastscan/detail/tuning/tuning_common.cuh>
+#include <fastscan/detail/tuning/tuning_scan.cuh>
 
 #include <cuda/std/tuple>
 
@@ -58,6 +59,16 @@ struct select_shape {
                                                                                                       : 1;
   template <class Counts>
   using count_scan = typename BlockScans::template block_scan_for<Counts, threads>;
+
+  // 4-byte arithmetic items selected by a predicate of the item, from 16-byte aligned memory that does
+  // not fit in L2, on sm_90 and later with fast memory, where the family's scans have the pipelined
+  // single pass: that pass (pipelined_select_tiles), the flags counted in 32 bits (calls of fewer than
+  // 2^31 items), 32 KiB tiles in six stages (the flag words take the seventh's room). The other memory
+  // class (not measured) and 8-byte items keep the tile above (bench/PERFORMANCE.md).
+  static constexpr bool has_pipelined = BlockScans::template has_pipelined_tuning<T> && sizeof(T) == 4;
+  using pipelined_tuning = pipelined_scan_tuning<T, 32768, 6, 8, 4, multi_block::single_pass, 1, memory_class::fast>;
+  using pipelined_count = int;
+  static constexpr offset_t pipelined_max_items = offset_t{1} << 31;
 };
 
 // An algorithm's compaction tuning: its family's shape, so that the single-pass, deterministic and
