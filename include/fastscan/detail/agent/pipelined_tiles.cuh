@@ -256,13 +256,12 @@ struct pipelined_select_tiles {
   template <scan_kind Kind, class Op>
   __device__ maybe<Count> reduce_segment(stage& s, offset_t, int segment, int items, Op const&) const {
     const int lane = static_cast<int>(threadIdx.x % 32);
-    const T* items_of_segment = s.items + segment * segment_items;
+    vector_rows_source<T, vector, false> items_of_segment{s.items + segment * segment_items};
     unsigned word = 0;
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
-      const uint4 bits = reinterpret_cast<const uint4*>(items_of_segment)[r * 32 + lane];
       T row[vector];
-      memcpy(row, &bits, sizeof(bits));
+      items_of_segment.load_row(r, lane, row);
 #pragma unroll
       for (int j = 0; j < vector; ++j) {
         const bool flag = (r * 32 + lane) * vector + j < items && static_cast<bool>(pred(row[j]));
@@ -276,13 +275,12 @@ struct pipelined_select_tiles {
   // Rows of flags from the lane's word; the items stay in the source's registers for the store, as the
   // stage is freed before the carry is known.
   struct source {
-    T const* segment;
+    vector_rows_source<T, vector, false> segment;
     unsigned selected;
     T items[rounds][vector];
 
     __device__ __forceinline__ void load_row(int r, int lane, Count (&row)[vector]) {
-      const uint4 bits = reinterpret_cast<const uint4*>(segment)[r * 32 + lane];
-      memcpy(items[r], &bits, sizeof(bits));
+      segment.load_row(r, lane, items[r]);
 #pragma unroll
       for (int j = 0; j < vector; ++j) row[j] = static_cast<Count>((selected >> (r * vector + j)) & 1u);
     }
@@ -290,7 +288,7 @@ struct pipelined_select_tiles {
 
   template <scan_kind Kind>
   __device__ source segment(stage const& s, offset_t, int segment) const {
-    return source{s.items + segment * segment_items, s.flags[segment][threadIdx.x % 32]};
+    return source{{s.items + segment * segment_items}, s.flags[segment][threadIdx.x % 32]};
   }
 
   // local: the exclusive sums of the flags, the carry applied (the pass starts from 0).
