@@ -519,7 +519,8 @@ TEST(PipelinedSinglePass, SizesPastTheL2) {
     ASSERT_TRUE(all_equal(reference_inclusive<std::uint64_t, std::uint64_t>(maps, compose_packed32{}), to_host(d_maps)));
   }
   // Scans by key of 8-byte values with 8- and 4-byte keys, their keys and values past the L2 for 8-byte
-  // keys (the 4-byte keys' call below stays under it; the lowered test covers them in the pass).
+  // keys (the 4-byte keys' call below, three quarters of it, takes the pass where the memory is fast;
+  // the lowered test covers them in the pass everywhere).
   static_assert(fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<long long, double> &&
                 fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<unsigned long long, std::uint64_t> &&
                 fastscan::detail::matrix_drivers::single_pass::has_pipelined_by_key_tuning<int, double>);
@@ -834,7 +835,9 @@ TEST(TileAccessPlan, SmallCallsPrefetchWithoutAskingTheDevice) {
 }
 
 // The pipelined pass's tunings by memory class: `fast` above 30 GB/s an SM at peak (the H200, not the
-// H100); an unknown peak is not fast; `any` suits every device.
+// H100); an unknown peak is not fast; `any` suits every device. The calls the pass takes: past the L2 on
+// the other class; on the fast one past half the L2 (plain scans) or five eighths (scans by key); the
+// deterministic pass past 50 MiB on every device.
 TEST(PipelinedTunings, ChosenByTheMemoryPerSm) {
   using fastscan::detail::device_facts;
   using fastscan::detail::has_memory_class;
@@ -856,9 +859,20 @@ TEST(PipelinedTunings, ChosenByTheMemoryPerSm) {
   EXPECT_TRUE(fast::suits(h200));
   EXPECT_FALSE(fast::suits(h100));
   EXPECT_TRUE(any::suits(h100));
-  const std::size_t past_l2 = (std::size_t{50} << 20) + 1;
-  EXPECT_TRUE(fast::takes(past_l2, h200) && any::takes(past_l2, h100));
-  EXPECT_FALSE(fast::takes(past_l2 - 1, h200) || any::takes(past_l2 - 1, h100));
+  using plain = matrix::pipelined_tuning<int>;
+  using deterministic = fastscan::detail::matrix_drivers::deterministic::pipelined_tuning<int>;
+  const std::size_t h100_l2 = h100.l2_bytes, h200_l2 = h200.l2_bytes;
+  EXPECT_TRUE(any::takes(h100_l2 + 1, h100) && plain::takes(h100_l2 + 1, h100));
+  EXPECT_FALSE(any::takes(h100_l2, h100) || plain::takes(h100_l2, h100));
+  EXPECT_TRUE(plain::takes(h200_l2 / 2 + 1, h200));
+  EXPECT_FALSE(plain::takes(h200_l2 / 2, h200));
+  EXPECT_TRUE(fast::takes(h200_l2 / 8 * 5 + 1, h200) && any::takes(h200_l2 / 8 * 5 + 1, h200));
+  EXPECT_FALSE(fast::takes(h200_l2 / 8 * 5, h200) || any::takes(h200_l2 / 8 * 5, h200));
+  const std::size_t past_50_mib = (std::size_t{50} << 20) + 1;
+  for (const device_facts& device : {h100, h200}) {
+    EXPECT_TRUE(deterministic::takes(past_50_mib, device));
+    EXPECT_FALSE(deterministic::takes(past_50_mib - 1, device));
+  }
 }
 
 TEST(TileAccessPlan, LargerCallsByTheL2Size) {

@@ -85,6 +85,7 @@ void under_each_memory_class(Check&& check) {
 inline fastscan::detail::device_facts h100_facts() { return {132, 9, 50u << 20, 227u << 10, 2.0 * 2619e6 * 5120 / 8}; }
 inline fastscan::detail::device_facts h200_facts() {
   auto facts = h100_facts();
+  facts.l2_bytes = 60u << 20;
   facts.memory_bytes_per_second = 2.0 * 3201e6 * 6144 / 8;
   return facts;
 }

@@ -33,9 +33,11 @@ namespace fastscan::detail {
 // and copying tiles, one looking back; per-tile metadata in a ring of twice as many slots as stages.
 // Strategy: single_pass, or single_pass_deterministic (each tile's prefix a fixed formula of the tiles'
 // aggregates: deterministic_lookback.cuh). BlocksPerSm persistent blocks an SM, each with its own rings;
-// Memory: the devices it is taken on (tuning_common.cuh).
+// Memory: the devices it is taken on (tuning_common.cuh); FastMemoryL2Eighths: on devices of the fast
+// memory class, the share of the L2 (in eighths) past which a call takes the pass (takes, below).
 template <class T, int StageBytes, int Stages, int ScanWarps, int ReduceWarps,
-          multi_block Strategy = multi_block::single_pass, int BlocksPerSm = 1, memory_class Memory = memory_class::any>
+          multi_block Strategy = multi_block::single_pass, int BlocksPerSm = 1, memory_class Memory = memory_class::any,
+          int FastMemoryL2Eighths = 4>
 struct pipelined_scan_tuning {
   static constexpr multi_block strategy = Strategy;
   static constexpr int blocks_per_sm = BlocksPerSm;
@@ -57,12 +59,18 @@ struct pipelined_scan_tuning {
 
   // Calls whose input exceeds the device's L2: a safe threshold rather than the crossover. On data
   // from DRAM the pipelined pass is ahead from 8-16 MiB, but inputs the previous call left in the L2
-  // can run faster on the one-tile-a-block pass (16 and 32 MiB on the H100; bench/PERFORMANCE.md). The
-  // deterministic pass's threshold is the same on every device (the L2 of the GPUs it was measured on),
-  // so that its tiling, and with it its bits, depend on n alone.
+  // can run faster on the one-tile-a-block pass (16 and 32 MiB on the H100). On devices of the fast
+  // memory class, whose tiles take the least memory time, the pass is level or ahead whether the input
+  // is in the L2 or not from half the L2 for plain scans and compaction, and from five eighths for
+  // scans by key (bench/PERFORMANCE.md). The deterministic pass's threshold is the same on every device
+  // (the L2 of the GPUs it was measured on), so that its tiling, and with it its bits, depend on n alone.
   static bool takes(std::size_t input_bytes, device_facts const& device) {
-    if constexpr (Strategy == multi_block::single_pass_deterministic) return input_bytes > deterministic_min_bytes;
-    else return input_bytes > device.l2_bytes;
+    if constexpr (Strategy == multi_block::single_pass_deterministic) {
+      return input_bytes > deterministic_min_bytes;
+    } else {
+      if (has_memory_class(device, memory_class::fast)) return input_bytes > device.l2_bytes / 8 * FastMemoryL2Eighths;
+      return input_bytes > device.l2_bytes;
+    }
   }
   static constexpr std::size_t deterministic_min_bytes = std::size_t{50} << 20;
   // Whether the tuning is the one for this device (its memory class), whatever the call.
@@ -126,10 +134,10 @@ struct matrix_algorithm {
       sizeof(T) == 8, matrix_algorithm<PadRows, Column, Strategy, 224, 192, LookbackTilesPerLane>,
       matrix_algorithm<PadRows, Column, Strategy, 128, 128, LookbackTilesPerLane, 11>>::template tuning<T>;
 
-  // Single-pass scans (plain and deterministic) of 4- and 8-byte arithmetic types whose data do not fit
-  // in L2, on sm_90 and later: the pipelined single pass (agent_pipelined_scan.cuh), 32 KiB tiles in
-  // seven stages, eight scan and four reduce warps; which calls it takes on a device:
-  // pipelined_scan_tuning::takes.
+  // Single-pass scans (plain and deterministic) of 4- and 8-byte arithmetic types of large inputs (past
+  // the L2, or half of it where the memory is fast), on sm_90 and later: the pipelined single pass
+  // (agent_pipelined_scan.cuh), 32 KiB tiles in seven stages, eight scan and four reduce warps; which
+  // calls it takes on a device: pipelined_scan_tuning::takes.
   template <class T>
   static constexpr bool has_pipelined_tuning = is_single_pass(Strategy) && std::is_arithmetic_v<T> &&
                                                (sizeof(T) == 4 || sizeof(T) == 8) && PadRows &&
@@ -139,23 +147,24 @@ struct matrix_algorithm {
   using pipelined_tuning = pipelined_scan_tuning<T, 32768, 7, 8, 4, Strategy>;
 
   // Single-pass scans by key of 8-byte arithmetic values with 4- or 8-byte arithmetic keys (K not void)
-  // whose data do not fit in L2, on sm_90 and later: the same pass over values with heads beside them,
-  // 16 KiB of values a tile with their keys, in eight stages (4-byte keys) or six. Larger or smaller
-  // tiles measured slower on both GPUs. With 4-byte keys on devices of the fast memory class, where one
-  // block's tile hand-offs rather than the memory set the rate: two blocks an SM of four stages each
-  // (8-byte keys, at the memory's limit already, measured faster with one block; the other class keeps
-  // the shape measured on it).
+  // of large inputs (past the L2, or five eighths of it where the memory is fast), on sm_90 and later:
+  // the same pass over values with heads beside them, 16 KiB of values a tile with their keys, in eight
+  // stages (4-byte keys) or six. Larger or smaller tiles measured slower on both GPUs. With 4-byte keys
+  // on devices of the fast memory class, where one block's tile hand-offs rather than the memory set the
+  // rate: two blocks an SM of four stages each (8-byte keys, at the memory's limit already, measured
+  // faster with one block; the other class keeps the shape measured on it).
   template <class K, class V>
   static constexpr bool has_pipelined_by_key_tuning = has_pipelined_tuning<V> && Strategy == multi_block::single_pass &&
                                                       sizeof(V) == 8 && std::is_arithmetic_v<K> &&
                                                       (sizeof(K) == 8 || sizeof(K) == 4);
   template <class K, class V>
-  using pipelined_by_key_tuning = pipelined_scan_tuning<V, 16384, sizeof(K) == 4 ? 8 : 6, 8, 4>;
+  using pipelined_by_key_tuning =
+      pipelined_scan_tuning<V, 16384, sizeof(K) == 4 ? 8 : 6, 8, 4, multi_block::single_pass, 1, memory_class::any, 5>;
   template <class K, class V>
   static constexpr bool has_pipelined_by_key_fast_memory_tuning = has_pipelined_by_key_tuning<K, V> && sizeof(K) == 4;
   template <class K, class V>
   using pipelined_by_key_fast_memory_tuning =
-      pipelined_scan_tuning<V, 16384, 4, 8, 4, multi_block::single_pass, 2, memory_class::fast>;
+      pipelined_scan_tuning<V, 16384, 4, 8, 4, multi_block::single_pass, 2, memory_class::fast, 5>;
 
   // Single-pass scans by key of 8-byte values: 96 threads x 96 bytes (12 values a thread); the keys'
   // registers and the smaller tile's lower latency outweigh its extra look-backs.

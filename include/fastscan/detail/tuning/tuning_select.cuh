@@ -60,8 +60,8 @@ struct select_shape {
   template <class Counts>
   using count_scan = typename BlockScans::template block_scan_for<Counts, threads>;
 
-  // 4-byte arithmetic items selected by a predicate of the item, from 16-byte aligned memory that does
-  // not fit in L2, on sm_90 and later with fast memory, where the family's scans have the pipelined
+  // 4-byte arithmetic items selected by a predicate of the item, from 16-byte aligned memory, inputs past
+  // half the L2, on sm_90 and later with fast memory, where the family's scans have the pipelined
   // single pass: that pass (pipelined_select_tiles), the flags counted in 32 bits (calls of fewer than
   // 2^31 items), 32 KiB tiles in six stages (the flag words take the seventh's room). The other memory
   // class (not measured) and 8-byte items keep the tile above (bench/PERFORMANCE.md).
