@@ -8,8 +8,9 @@
 // The families' sort kernels differ only in the block scan of the digit counts (radix_sort_tuning:
 // the family's block_scans), at 256 threads (keys alone of up to 4 bytes, float and double keys, pairs
 // wider than 8 bytes), 384 (64-bit integer keys alone, where the family's scan takes 384 threads) and
-// 512 (pairs of at most 8 bytes): every family sorts uint32 keys, uint32 pairs, uint64 keys and uint32
-// keys with uint64 values; the other key and value types run on the matrix family's policies alone.
+// 512 (pairs of at most 8 bytes): every family sorts uint32 keys, uint32 pairs, uint64 keys, uint32
+// keys with uint64 values and 8-bit keys with values (the counted pass, whose ranking takes the
+// family's scan too); the other key and value types run on the matrix family's policies alone.
 
 #include "common/sort_checks.cuh"
 
@@ -183,6 +184,84 @@ TYPED_TEST(sort_test, WidePairsAtEverySize) {
       expect_sorted_by_key_like_par<std::uint64_t>(narrow, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
     });
   }
+}
+
+// 8-bit keys with values take the counted pass (agent_radix_sort_counted.cuh): its tile (by the value's
+// width) and the 8 tiles of a counting block at every edge, keys random, skewed to few digits and all
+// one digit, signed and unsigned, ascending and descending, values of 4 and 8 bytes.
+template <class Under, class Key, class Value>
+void check_counted_pass(cudaStream_t stream, int& flavour) {
+  using tuning = fastscan::detail::radix_counted_tuning<typename Under::algorithm, Value>;
+  const std::size_t tile = tuning::tile_items;
+  const std::size_t group = tile * tuning::tiles_per_count_block;
+  for (std::size_t n : capped({2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, group - 1, group, group + 1,
+                               group + tile + 5, 104729, (std::size_t{1} << 20) + 1, 3 * (std::size_t{1} << 21) + 1})) {
+    for (int layout = 0; layout < 3; ++layout) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", layout " + std::to_string(layout) + ", key of " +
+                   (std::is_signed_v<Key> ? "signed" : "unsigned") + " byte, value of " + std::to_string(sizeof(Value)) +
+                   " bytes");
+      std::vector<Key> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t r = splitmix64(4520 + 131 * n + i + layout);
+        const auto byte = static_cast<std::uint8_t>(layout == 0 ? r : layout == 1 ? (r % 10 < 8 ? 0x80 : r % 7) : 0x3c);
+        std::memcpy(&keys[i], &byte, 1);
+      }
+      with_policy_flavour<Under>(flavour++, stream, [&](auto policy) {
+        expect_sorted_by_key_like_par<Value>(keys, policy, thrust::less<Key>{}, sort_call::sort);
+      });
+      expect_sorted_by_key_like_par<Value>(keys, Under::nosync, thrust::greater<Key>{}, sort_call::stable_sort);
+    }
+  }
+}
+
+// The counted pass reads keys in 16-byte loads where they are 16-byte aligned and one at a time
+// elsewhere: keys at every offset from a 16-byte boundary, the values beside them at an odd element, and
+// the elements around both ranges checked untouched.
+template <class Under>
+void check_counted_pass_offsets() {
+  const std::size_t guard = 32;
+  for (std::size_t n : capped({104729, (std::size_t{1} << 20) + 1})) {
+    const auto random = random_vector<std::uint32_t>(n, 4560 + n);
+    std::vector<std::uint8_t> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint8_t>(random[i] >> 13);
+    const auto order = cpu_stable_order(keys, std::less<>{});
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{15}}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", offset " + std::to_string(offset));
+      std::vector<std::uint8_t> key_buffer(n + 2 * guard);
+      std::vector<std::uint32_t> value_buffer(n + 2 * guard);
+      for (std::size_t i = 0; i < key_buffer.size(); ++i) {
+        key_buffer[i] = static_cast<std::uint8_t>(0xA5 ^ i);
+        value_buffer[i] = 0xDEADBEEFu ^ static_cast<std::uint32_t>(i);
+      }
+      std::copy(keys.begin(), keys.end(), key_buffer.begin() + guard + offset);
+      for (std::size_t i = 0; i < n; ++i) value_buffer[guard + 1 + i] = static_cast<std::uint32_t>(i);
+      auto device_keys = to_device(key_buffer);
+      auto device_values = to_device(value_buffer);
+      const auto first = device_keys.begin() + static_cast<std::ptrdiff_t>(guard + offset);
+      thrust::sort_by_key(Under::blocking, first, first + static_cast<std::ptrdiff_t>(n),
+                          device_values.begin() + static_cast<std::ptrdiff_t>(guard + 1));
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      std::vector<std::uint8_t> expected_keys(key_buffer);
+      std::vector<std::uint32_t> expected_values(value_buffer);
+      for (std::size_t i = 0; i < n; ++i) {
+        expected_keys[guard + offset + i] = keys[order[i]];
+        expected_values[guard + 1 + i] = static_cast<std::uint32_t>(order[i]);
+      }
+      const auto actual_keys = to_host(device_keys);
+      const auto actual_values = to_host(device_values);
+      ASSERT_TRUE(same_bits(expected_keys, actual_keys)) << "keys: first difference at " << first_difference(expected_keys, actual_keys);
+      ASSERT_TRUE(same_bits(expected_values, actual_values))
+          << "values: first difference at " << first_difference(expected_values, actual_values);
+    }
+  }
+}
+
+TYPED_TEST(sort_test, OneByteKeysWithValuesByCounting) {
+  scoped_stream stream;
+  int flavour = 0;
+  check_counted_pass<TypeParam, std::uint8_t, std::uint32_t>(stream.get(), flavour);
+  check_counted_pass<TypeParam, std::int8_t, std::uint64_t>(stream.get(), flavour);
+  check_counted_pass_offsets<TypeParam>();
 }
 
 // Passes in which every key has the same digit (keys of a small range, in any byte) may be left out:

@@ -3,7 +3,9 @@
 // digit counts and starts are known (agent_radix_sort_histogram.cuh), output position i holds the key
 // whose digit's range [start, next start) contains i. Equal keys are indistinguishable, so no key needs
 // to move: the output is written in 16-byte runs, each thread finding its run's first digit by a binary
-// search of the starts and stepping across digit boundaries within the run.
+// search of the starts and stepping across digit boundaries within the run (rarely: a run of one digit
+// is written at once). The grid is at most what the device holds at once, each thread writing every
+// grid's-width run, so that a block's reading of the starts is spread over many runs.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
@@ -42,10 +44,15 @@ struct agent_radix_sort_fill {
       }
       int digit = low;
       bits_t out[run];
+      if (storage.bounds[digit + 1] >= first + run) {  // the whole run is one digit: nearly every run
 #pragma unroll
-      for (int i = 0; i < run; ++i) {
-        while (storage.bounds[digit + 1] <= first + i && digit < radix_digits - 1) ++digit;
-        out[i] = key_t::from_ordered(static_cast<bits_t>(digit));
+        for (int i = 0; i < run; ++i) out[i] = key_t::from_ordered(static_cast<bits_t>(digit));
+      } else {
+#pragma unroll
+        for (int i = 0; i < run; ++i) {
+          while (storage.bounds[digit + 1] <= first + i && digit < radix_digits - 1) ++digit;
+          out[i] = key_t::from_ordered(static_cast<bits_t>(digit));
+        }
       }
       if (aligned && first + run <= n) {
         *reinterpret_cast<uint4*>(keys + first) = *reinterpret_cast<uint4 const*>(out);

@@ -25,9 +25,6 @@
 // full tile of pairs whose keys all have one digit keeps its order and skips the exchange: each thread
 // stores its own keys and values at the digit's start plus their element (CUB's short circuit).
 //
-// With StoresKeys false the keys are ranked and placed but not written: a sort of a single pass writes
-// its keys from the digit counts instead (dispatch_radix_sort.cuh), as every key of a digit is the same.
-//
 // A pass in which every key has the same digit (the digit counts say so before the first pass: keys of
 // a small range, in any of their bytes) leaves the order as it is, and may be left out
 // (radix_left_out_passes, agent_radix_sort_histogram.cuh): each launch of it then only clears the next
@@ -83,7 +80,7 @@ struct radix_pass {
   bool prefetch;                 // prefetch the launch-order guess's keys and values (tile_io.cuh)
 };
 
-template <class Tuning, class Key, bool Descending, class Value, bool StoresKeys = true>
+template <class Tuning, class Key, bool Descending, class Value>
 struct agent_radix_sort_onesweep {
   using key_t = radix_key<Key, Descending>;
   using bits_t = typename key_t::bits_t;
@@ -190,10 +187,8 @@ struct agent_radix_sort_onesweep {
     place_digits(storage, pass, tile, last, count, tile_offset);
     __syncthreads();
     const offset_t base = storage.digit_base[key_t::digit_of_ordered(keys[0], pass.pass)];
-    if constexpr (StoresKeys) {
 #pragma unroll
-      for (int i = 0; i < items_per_thread; ++i) pass.keys_out[base + rank_t::element(i)] = key_t::from_ordered(keys[i]);
-    }
+    for (int i = 0; i < items_per_thread; ++i) pass.keys_out[base + rank_t::element(i)] = key_t::from_ordered(keys[i]);
     if constexpr (has_values) {
       Value values[items_per_thread];
 #pragma unroll
@@ -293,7 +288,7 @@ struct agent_radix_sort_onesweep {
       if (FullTile || place < valid) {
         const bits_t key = storage.work.sorted.keys[place];
         const offset_t target = storage.digit_base[key_t::digit_of_ordered(key, shift_pass)] + place;
-        if constexpr (StoresKeys) pass.keys_out[target] = key_t::from_ordered(key);
+        pass.keys_out[target] = key_t::from_ordered(key);
         if constexpr (has_values) pass.values_out[target] = storage.work.sorted.values[place];
       }
     }

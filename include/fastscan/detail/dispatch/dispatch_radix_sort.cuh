@@ -3,20 +3,24 @@
 // buffer for keys and values, digit counts, digit starts, a tile counter a launch, two sets of
 // look-back words), count every pass's digits in one read and place their starts, run one onesweep
 // launch per pass (and per portion of a very large input, each portion's launch handing the next its
-// digit starts), copy back after an odd number of passes (8-bit keys with values). 8-bit keys alone
-// are not moved at all: counted, then written from their digits' starts (agent_radix_sort_fill.cuh).
+// digit starts). Keys of 8 bits, a single pass, take their own paths: alone they are not moved at all
+// (counted, then written from their digits' starts: agent_radix_sort_fill.cuh); with values, every
+// tile's digits are counted and scanned, the values move in one launch to a temporary buffer and back,
+// and the keys are written from their digits' starts (agent_radix_sort_counted.cuh).
 //
 // Values wider than 8 bytes do not ride along (they would crowd out the tile in shared memory): the
 // keys are sorted with their original positions, and the values gathered by those afterwards.
 
 #include <fastscan/detail/dispatch/block_storage_plan.cuh>
 #include <fastscan/detail/dispatch/device_facts.cuh>
+#include <fastscan/detail/dispatch/dispatch_scan.cuh>
 #include <fastscan/detail/dispatch/grid_plan.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
 #include <fastscan/detail/dispatch/tile_access_plan.cuh>
 #include <fastscan/detail/kernels/kernel_radix_sort.cuh>
 #include <fastscan/detail/tuning/tuning_radix_sort.cuh>
 
+#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
 
@@ -48,8 +52,7 @@ struct radix_sort_plan {
   offset_t launch_items = 0;  // the most items a launch sorts
   offset_t launch_tiles = 0;
   offset_t lookback_words = 0;
-  Bits* other_keys = nullptr;  // the second buffer keys and values go back and forth with (keys: only
-                               // with more than one pass; a single pass writes its keys from the counts)
+  Bits* other_keys = nullptr;  // the second buffer keys and values go back and forth with
   Value* other_values = nullptr;
   unsigned long long* counts = nullptr;  // every pass's digit counts
   offset_t* starts = nullptr;            // every pass's and portion's digit starts
@@ -65,7 +68,7 @@ struct radix_sort_plan {
     launch_items = n < portion_items ? n : portion_items;
     launch_tiles = (launch_items + Tuning::tile_items - 1) / Tuning::tile_items;
     lookback_words = launch_tiles * radix_digits;
-    other_keys = passes > 1 ? arena.allocate<Bits>(static_cast<std::size_t>(n)) : nullptr;
+    other_keys = arena.allocate<Bits>(static_cast<std::size_t>(n));
     other_values = has_values ? arena.allocate<Value>(static_cast<std::size_t>(n)) : nullptr;
     counts = arena.allocate<unsigned long long>(static_cast<std::size_t>(passes) * radix_digits);
     starts = arena.allocate<offset_t>(static_cast<std::size_t>(passes * portions * radix_digits));
@@ -147,7 +150,7 @@ cudaError_t fill_keys(offset_t const* starts, Key* keys, offset_t n, cudaStream_
   using bits_t = typename radix_key<Key, Descending>::bits_t;
   const offset_t runs = (n + agent_radix_sort_fill<Key, Descending>::run - 1) / agent_radix_sort_fill<Key, Descending>::run;
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
-  return launch_kernel(radix_fill_kernel<Key, Descending>, grid_for(runs, radix_fill_threads, 65536), radix_fill_threads, 0,
+  return launch_kernel(radix_fill_kernel<Key, Descending>, grid_for(runs, radix_fill_threads, 1024), radix_fill_threads, 0,
                        stream, starts, reinterpret_cast<bits_t*>(keys), n, aligned);
 }
 
@@ -166,26 +169,23 @@ cudaError_t dispatch_radix_fill(temp_arena& arena, Key* keys, offset_t n, cudaSt
 
 // Sorts keys[0, n) (and values[0, n) with them, unless Value is keys_only), stably, by the order of
 // radix_key<Key, Descending>: one onesweep launch per pass and portion, the keys going back and forth
-// between the caller's buffer and the plan's. Values here ride along (rides_along<Value>). A single pass
-// (8-bit keys with values) moves the values alone into the plan's buffer and back, and writes the keys
-// from the digits' starts: every key of a digit is the same, so the keys need not travel (keys alone of
-// one digit are filled without a pass: dispatch_radix_fill).
+// between the caller's buffer and the plan's, an even number of passes ending in the caller's. Values
+// here ride along (rides_along<Value>).
 template <class Tuning, class Key, bool Descending, class Value>
 cudaError_t dispatch_radix_sort_riding_with(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
   using tuning = Tuning;
   using bits_t = typename radix_key<Key, Descending>::bits_t;
   constexpr int passes = radix_key<Key, Descending>::passes;
   constexpr bool has_values = !std::is_same_v<Value, keys_only>;
-  constexpr bool keys_filled = passes == 1;
-  static_assert(passes % 2 == 0 || (keys_filled && has_values), "an odd number of passes ends in the plan's buffers");
+  static_assert(passes % 2 == 0, "an odd number of passes would end in the plan's buffers");
   if (n <= 1) return cudaSuccess;
 
   radix_sort_plan<tuning, bits_t, Value> plan;
   plan.plan(arena, passes, n);
-  const auto onesweep_kernel = radix_onesweep_kernel<tuning, Key, Descending, Value, !keys_filled>;
+  const auto onesweep_kernel = radix_onesweep_kernel<tuning, Key, Descending, Value>;
   block_storage_launch storage;
   FASTSCAN_CUDA_TRY(
-      (plan_block_storage<typename agent_radix_sort_onesweep<tuning, Key, Descending, Value, !keys_filled>::temp_storage>(
+      (plan_block_storage<typename agent_radix_sort_onesweep<tuning, Key, Descending, Value>::temp_storage>(
           arena, onesweep_kernel, plan.launch_tiles, storage)));
   if (arena.measuring()) return cudaSuccess;
 
@@ -207,12 +207,6 @@ cudaError_t dispatch_radix_sort_riding_with(temp_arena& arena, Key* keys, Value*
     std::swap(keys_in, keys_out);
     std::swap(values_in, values_out);
   }
-  if constexpr (keys_filled) {
-    // The starts of pass 0's first portion are where each digit starts in the whole output.
-    FASTSCAN_CUDA_TRY((fill_keys<Key, Descending>(plan.starts, keys, n, stream)));
-    return cudaMemcpyAsync(values, plan.other_values, static_cast<std::size_t>(n) * sizeof(Value),
-                           cudaMemcpyDeviceToDevice, stream);
-  }
   return cudaSuccess;
 }
 
@@ -233,14 +227,61 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
                                                                                                    n, stream);
 }
 
+// Keys of one digit with values (values[0, n) of at most 8 bytes), stably: every tile's digit counts,
+// their exclusive scan in digit-major order (the algorithm family's own scan: exact for any policy), the
+// values in sorted order to a temporary buffer in one launch, which also hands out the digits' starts,
+// the keys written from those, and the values copied back.
+template <class Algorithm, class Key, bool Descending, class Value>
+cudaError_t dispatch_radix_sort_counted(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
+  using tuning = radix_counted_tuning<Algorithm, Value>;
+  using bits_t = typename radix_key<Key, Descending>::bits_t;
+  if (n <= 1) return cudaSuccess;
+  offset_t tiles = 0;
+  FASTSCAN_CUDA_TRY(plan_tiles(n, tuning::tile_items, tiles));
+  const offset_t entries = tiles * radix_digits;
+  unsigned* tile_counts = arena.allocate<unsigned>(static_cast<std::size_t>(entries));
+  offset_t* tile_starts = arena.allocate<offset_t>(static_cast<std::size_t>(entries));
+  offset_t* digit_starts = arena.allocate<offset_t>(radix_digits);
+  Value* sorted_values = arena.allocate<Value>(static_cast<std::size_t>(n));
+
+  bits_t const* key_bits = reinterpret_cast<bits_t const*>(keys);
+  const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
+  if (!arena.measuring()) {
+    const offset_t count_blocks = (tiles + tuning::tiles_per_count_block - 1) / tuning::tiles_per_count_block;
+    FASTSCAN_CUDA_TRY(launch_kernel(radix_tile_counts_kernel<tuning, Key, Descending>, static_cast<unsigned>(count_blocks),
+                                    tuning::count_threads, 0, stream, key_bits, n, tiles, aligned, tile_counts));
+  }
+  FASTSCAN_CUDA_TRY((dispatch_scan<typename Algorithm::block_scans, scan_kind::exclusive, offset_t>(
+      arena, tile_counts, tile_starts, entries, ::cuda::std::plus<offset_t>{}, some(offset_t{0}), stream)));
+  if (arena.measuring()) return cudaSuccess;
+  const radix_counted_pass<bits_t, Value> pass{key_bits, values, sorted_values, n, tiles, aligned, tile_starts, digit_starts};
+  FASTSCAN_CUDA_TRY(launch_kernel(radix_counted_scatter_kernel<tuning, Key, Descending, Value>, static_cast<unsigned>(tiles),
+                                  tuning::threads, 0, stream, pass));
+  FASTSCAN_CUDA_TRY((fill_keys<Key, Descending>(digit_starts, keys, n, stream)));
+  return cudaMemcpyAsync(values, sorted_values, static_cast<std::size_t>(n) * sizeof(Value), cudaMemcpyDeviceToDevice,
+                         stream);
+}
+
+// Keys with values of at most 8 bytes: by counting for keys of one digit, else riding along.
+template <class Algorithm, class Key, bool Descending, class Value>
+cudaError_t dispatch_radix_sort_pairs(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
+  if constexpr (radix_key<Key, Descending>::passes == 1) {
+    return dispatch_radix_sort_counted<Algorithm, Key, Descending, Value>(arena, keys, values, n, stream);
+  } else {
+    return dispatch_radix_sort_riding<Algorithm, Key, Descending, Value>(arena, keys, values, n, stream);
+  }
+}
+
 // Sorts keys[0, n), and values[0, n) with them (Value = keys_only: keys alone), stably.
 template <class Algorithm, class Key, bool Descending, class Value>
 cudaError_t dispatch_radix_sort(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
   if constexpr (radix_key<Key, Descending>::passes == 1 && std::is_same_v<Value, keys_only>) {
     if (n <= 1) return cudaSuccess;
     return dispatch_radix_fill<radix_sort_tuning<Algorithm, Key, Value>, Key, Descending>(arena, keys, n, stream);
-  } else if constexpr (rides_along<Value>) {
+  } else if constexpr (std::is_same_v<Value, keys_only>) {
     return dispatch_radix_sort_riding<Algorithm, Key, Descending, Value>(arena, keys, values, n, stream);
+  } else if constexpr (rides_along<Value>) {
+    return dispatch_radix_sort_pairs<Algorithm, Key, Descending, Value>(arena, keys, values, n, stream);
   } else {
     // Keys with their positions, then values[i] = old values[position i].
     using index_t = std::uint64_t;
@@ -248,7 +289,7 @@ cudaError_t dispatch_radix_sort(temp_arena& arena, Key* keys, Value* values, off
     index_t* positions = arena.allocate<index_t>(static_cast<std::size_t>(n));
     Value* gathered = arena.allocate<Value>(static_cast<std::size_t>(n));
     if (!arena.measuring()) FASTSCAN_CUDA_TRY(launch_copy(thrust::counting_iterator<index_t>(0), positions, n, stream));
-    FASTSCAN_CUDA_TRY((dispatch_radix_sort_riding<Algorithm, Key, Descending, index_t>(arena, keys, positions, n, stream)));
+    FASTSCAN_CUDA_TRY((dispatch_radix_sort_pairs<Algorithm, Key, Descending, index_t>(arena, keys, positions, n, stream)));
     if (arena.measuring()) return cudaSuccess;
     FASTSCAN_CUDA_TRY(launch_copy(thrust::make_permutation_iterator(values, positions), gathered, n, stream));
     return launch_copy(gathered, values, n, stream);

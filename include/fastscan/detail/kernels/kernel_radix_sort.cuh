@@ -1,7 +1,9 @@
 #pragma once
 // __global__ glue for radix sort: the digit counts of every pass, where the digits start, and one
-// launch per pass and portion; keys of one digit alone are filled in from the counts.
+// launch per pass and portion; keys of one digit alone are filled in from the counts; keys of one digit
+// with values count every tile's digits, then move the values in one launch.
 
+#include <fastscan/detail/agent/agent_radix_sort_counted.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_fill.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_histogram.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_onesweep.cuh>
@@ -34,12 +36,31 @@ __global__ void __launch_bounds__(Tuning::threads)
   agent::digit_starts(storage, counts, n, starts, portions, tile_counters);
 }
 
-template <class Tuning, class Key, bool Descending, class Value, bool StoresKeys = true>
+template <class Tuning, class Key, bool Descending, class Value>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     radix_onesweep_kernel(radix_pass<typename radix_key<Key, Descending>::bits_t, Value> pass, block_storage_place place) {
   follow_previous_grid();
-  using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value, StoresKeys>;
+  using agent = agent_radix_sort_onesweep<Tuning, Key, Descending, Value>;
   agent::consume_tile(block_temp_storage<typename agent::temp_storage>(place), pass);
+}
+
+template <class Tuning, class Key, bool Descending>
+__global__ void __launch_bounds__(Tuning::count_threads)
+    radix_tile_counts_kernel(typename radix_key<Key, Descending>::bits_t const* keys, offset_t n, offset_t tiles,
+                             bool aligned, unsigned* tile_counts) {
+  follow_previous_grid();
+  using agent = agent_radix_tile_counts<Tuning, Key, Descending>;
+  __shared__ typename agent::temp_storage storage;
+  agent::count(storage, keys, n, tiles, aligned, tile_counts);
+}
+
+template <class Tuning, class Key, bool Descending, class Value>
+__global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
+    radix_counted_scatter_kernel(radix_counted_pass<typename radix_key<Key, Descending>::bits_t, Value> pass) {
+  follow_previous_grid();
+  using agent = agent_radix_sort_counted<Tuning, Key, Descending, Value>;
+  __shared__ typename agent::temp_storage storage;
+  agent::consume_tile(storage, pass);
 }
 
 inline constexpr int radix_fill_threads = 256;

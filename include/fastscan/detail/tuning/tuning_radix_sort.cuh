@@ -57,9 +57,30 @@ struct radix_sort_shape {
   using digit_scan = typename BlockScans::template block_scan_for<Count, threads>;
 };
 
+// The single pass of 8-bit keys with values (agent_radix_sort_counted.cuh): 512 threads of 16 items for
+// values of at most 4 bytes, 8 items for wider ones, so that a tile of random keys sends 128 bytes of
+// each digit's values out as one run while its storage stays in static shared memory (dynamic shared
+// memory is reached through generic addresses: kernels/block_storage.cuh). Three blocks an SM: a tile's
+// phases (loads, ranking, stores) overlap only across blocks. The counting blocks cover 8 tiles each,
+// so that a digit's counts of them fill one 32-byte sector, each thread loading 16 keys of each.
+template <class BlockScans, class Value>
+struct radix_counted_shape {
+  static constexpr int threads = 2 * radix_digits;
+  static constexpr int items_per_thread = sizeof(Value) <= 4 ? 16 : 8;
+  static constexpr int tile_items = threads * items_per_thread;
+  static constexpr int min_blocks_per_sm = 3;
+  static constexpr int count_threads = tile_items / 16;
+  static constexpr int tiles_per_count_block = 8;
+  template <class Count>
+  using digit_scan = typename BlockScans::template block_scan_for<Count, threads>;
+};
+
 // An algorithm's radix sort tuning: its family's shape, so that the single-pass, deterministic and
 // multi-pass policies of one block algorithm share their sort kernels.
 template <class Algorithm, class Key, class Value, memory_class Memory = memory_class::any>
 using radix_sort_tuning = radix_sort_shape<typename Algorithm::block_scans, Key, Value, Memory>;
+
+template <class Algorithm, class Value>
+using radix_counted_tuning = radix_counted_shape<typename Algorithm::block_scans, Value>;
 
 }  // namespace fastscan::detail

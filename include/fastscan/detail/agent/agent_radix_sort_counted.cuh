@@ -1,0 +1,175 @@
+#pragma once
+// The one pass of 8-bit keys with values, with no look-back: every tile's digit counts are counted
+// first (agent_radix_tile_counts), an exclusive scan of them in digit-major order (digit d of tile t at
+// d * tiles + t; the algorithm family's own device scan, dispatch_radix_sort.cuh) gives where each
+// tile's keys of each digit start in the output, and then each tile is ranked (block_radix_rank.cuh)
+// and its values exchanged through shared memory into runs of one digit, which go straight to those
+// starts (agent_radix_sort_counted). The tiles are independent: no block waits for another, where the
+// onesweep pass (agent_radix_sort_onesweep.cuh) has each tile wait for its predecessors' 256 counts.
+//
+// Keys do not travel: every key of a digit is the same, so the keys are written afterwards from the
+// digits' starts (agent_radix_sort_fill.cuh), which tile 0's block hands out: its starts are theirs.
+
+#include <fastscan/detail/block/block_radix_rank.cuh>
+#include <fastscan/detail/config.cuh>
+#include <fastscan/detail/kernels/block_storage.cuh>
+#include <fastscan/detail/radix_key.cuh>
+#include <fastscan/detail/uninitialized.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace fastscan::detail {
+
+// The ordered bits of 8-bit integer keys are their own bits xor a constant (the sign bit, all bits
+// for descending), so 16 keys of one 16-byte load turn ordered with four xors.
+template <class Key, bool Descending>
+struct byte_key_order {
+  using key_t = radix_key<Key, Descending>;
+  static_assert(key_t::passes == 1 && std::is_integral_v<Key>, "one digit a key: 8-bit integer keys");
+  __device__ static unsigned flip_of_words() { return 0x01010101u * key_t::ordered(typename key_t::bits_t{0}); }
+};
+
+// Digit counts of every tile, each block counting tiles_per_count_block consecutive tiles (their 16-byte
+// loads all in flight at once) and writing each digit's counts of them side by side.
+template <class Tuning, class Key, bool Descending>
+struct agent_radix_tile_counts {
+  using key_t = radix_key<Key, Descending>;
+  using bits_t = typename key_t::bits_t;
+  static constexpr int threads = Tuning::count_threads;
+  static constexpr int tile_items = Tuning::tile_items;
+  static constexpr int tiles_per_block = Tuning::tiles_per_count_block;
+  static_assert(tile_items == 16 * threads, "a thread loads 16 keys of each tile");
+
+  struct temp_storage {
+    unsigned counts[tiles_per_block][radix_digits];
+  };
+
+  // tile_counts[d * tiles + t]: tile t's count of digit d; `aligned`: keys is 16-byte aligned.
+  __device__ static void count(temp_storage& storage, bits_t const* keys, offset_t n, offset_t tiles, bool aligned,
+                               unsigned* tile_counts) {
+    for (int i = static_cast<int>(threadIdx.x); i < tiles_per_block * radix_digits; i += threads)
+      (&storage.counts[0][0])[i] = 0;
+    __syncthreads();
+    const offset_t first = static_cast<offset_t>(blockIdx.x) * tiles_per_block;
+    if (aligned && (first + tiles_per_block) * tile_items <= n) {
+      uint4 words[tiles_per_block];
+      uint4 const* vectors = reinterpret_cast<uint4 const*>(keys + first * tile_items);
+#pragma unroll
+      for (int g = 0; g < tiles_per_block; ++g) words[g] = vectors[g * threads + threadIdx.x];
+      const unsigned flip = byte_key_order<Key, Descending>::flip_of_words();
+#pragma unroll
+      for (int g = 0; g < tiles_per_block; ++g) {
+        const unsigned four[4] = {words[g].x ^ flip, words[g].y ^ flip, words[g].z ^ flip, words[g].w ^ flip};
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+#pragma unroll
+          for (int b = 0; b < 4; ++b) atomicAdd(&storage.counts[g][(four[w] >> (8 * b)) & 0xffu], 1u);
+      }
+    } else {
+      for (int g = 0; g < tiles_per_block && first + g < tiles; ++g) {
+        const offset_t base = (first + g) * tile_items;
+        const offset_t valid = n - base < tile_items ? n - base : tile_items;
+        for (offset_t i = threadIdx.x; i < valid; i += threads) atomicAdd(&storage.counts[g][key_t::ordered(keys[base + i])], 1u);
+      }
+    }
+    __syncthreads();
+    for (int i = static_cast<int>(threadIdx.x); i < tiles_per_block * radix_digits; i += threads) {
+      const int digit = i / tiles_per_block, g = i % tiles_per_block;
+      if (first + g < tiles) tile_counts[digit * tiles + first + g] = storage.counts[g][digit];
+    }
+  }
+};
+
+// What the pass works on.
+template <class Bits, class Value>
+struct radix_counted_pass {
+  Bits const* keys;
+  Value const* values;
+  Value* values_out;
+  offset_t n;
+  offset_t tiles;
+  bool aligned;                  // keys is 16-byte aligned
+  offset_t const* tile_starts;   // [d * tiles + t]: where tile t's keys of digit d start in the output
+  offset_t* digit_starts;        // 256: where each digit's keys start, written by tile 0's block
+};
+
+template <class Tuning, class Key, bool Descending, class Value>
+struct agent_radix_sort_counted {
+  using key_t = radix_key<Key, Descending>;
+  using bits_t = typename key_t::bits_t;
+  static constexpr int threads = Tuning::threads;
+  static constexpr int items_per_thread = Tuning::items_per_thread;
+  static constexpr int tile_items = Tuning::tile_items;
+  using rank_t = block_radix_rank<threads, items_per_thread, typename Tuning::template digit_scan<unsigned>, false>;
+
+  struct alignas(16) temp_storage {  // 16: the keys arrive as 16-byte vectors
+    uninitialized_array<bits_t, tile_items> keys;  // the tile's ordered keys in element order, then sorted
+    union {
+      typename rank_t::temp_storage rank;
+      uninitialized_array<Value, tile_items> values;  // sorted
+    } work;
+    offset_t digit_base[radix_digits];  // per digit: where the tile's sorted place 0 would go in the output
+  };
+  static_assert(fits_static_shared<temp_storage>, "static shared memory: reached by shared, not generic, addresses");
+
+  __device__ static void consume_tile(temp_storage& storage, radix_counted_pass<bits_t, Value> const& pass) {
+    const offset_t tile = blockIdx.x;
+    const offset_t base = tile * tile_items;
+    const int valid = static_cast<int>(pass.n - base < tile_items ? pass.n - base : tile_items);
+    const int thread = static_cast<int>(threadIdx.x);
+    // The keys go to shared memory first (16-byte loads where aligned): the ranking reads each digit
+    // there, keeping none of them in registers.
+    if (valid == tile_items && pass.aligned) {
+      const unsigned flip = byte_key_order<Key, Descending>::flip_of_words();
+      uint4 const* vectors = reinterpret_cast<uint4 const*>(pass.keys + base);
+      for (int v = thread; v < tile_items / 16; v += threads) {
+        uint4 word = vectors[v];
+        word.x ^= flip, word.y ^= flip, word.z ^= flip, word.w ^= flip;
+        reinterpret_cast<uint4*>(&storage.keys[0])[v] = word;
+      }
+    } else {
+      for (int e = thread; e < tile_items; e += threads)
+        storage.keys[e] = e < valid ? key_t::ordered(pass.keys[base + e]) : bits_t{0};
+    }
+    __syncthreads();
+    const auto digit_of = [&](int i) { return static_cast<unsigned>(storage.keys[rank_t::element(i)]); };
+    typename rank_t::places_t places;
+    // Only the ranking is compiled twice: the moves below check each place against `valid` in every
+    // tile, which costs less than the registers their unchecked copy would take.
+    const unsigned tile_offset =
+        valid == tile_items ? rank_t(storage.work.rank).template rank<true>(digit_of, valid, places, [](unsigned) {})
+                            : rank_t(storage.work.rank).template rank<false>(digit_of, valid, places, [](unsigned) {});
+    // Each item's key, four to a register, before the keys are overwritten in sorted order.
+    unsigned digits[items_per_thread / 4];
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) {
+      if (i % 4 == 0) digits[i / 4] = 0;
+      digits[i / 4] |= digit_of(i) << (8 * (i % 4));
+    }
+    if (thread_holds_digit<threads>()) {  // thread d: digit d
+      const offset_t start = pass.tile_starts[thread * pass.tiles + tile];
+      storage.digit_base[thread] = start - tile_offset;
+      if (tile == 0) pass.digit_starts[thread] = start;
+    }
+    __syncthreads();  // the ranking's storage and the keys in element order are free
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) {
+      const int e = rank_t::element(i);
+      if (e < valid) {
+        const int place = places.get(i);
+        storage.keys[place] = static_cast<bits_t>(digits[i / 4] >> (8 * (i % 4)));
+        storage.work.values[place] = pass.values[base + e];
+      }
+    }
+    __syncthreads();
+    // Consecutive threads take consecutive places: a digit's values land contiguously.
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) {
+      const int place = i * threads + thread;
+      if (place < valid) pass.values_out[storage.digit_base[storage.keys[place]] + place] = storage.work.values[place];
+    }
+  }
+};
+
+}  // namespace fastscan::detail
