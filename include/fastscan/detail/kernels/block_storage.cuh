@@ -8,6 +8,9 @@
 //                          "virtual shared memory" does. __syncthreads orders global accesses within a block
 //                          as it does shared ones, so the block code is unchanged.
 // The host (dispatch/block_storage_plan.cuh) decides and passes the decision as a block_storage_place.
+// The last two are reached through one pointer chosen at run time, so the block code's shared-memory
+// accesses and atomics compile to generic ones, slower than static shared memory's (bench/PERFORMANCE.md):
+// a kernel whose block work is bound by shared memory keeps its storage within the static 48 KiB.
 
 #include <fastscan/detail/uninitialized.cuh>
 
