@@ -12,7 +12,6 @@
 
 #include <fastscan/detail/block/block_radix_rank.cuh>
 #include <fastscan/detail/config.cuh>
-#include <fastscan/detail/kernels/block_storage.cuh>
 #include <fastscan/detail/radix_key.cuh>
 #include <fastscan/detail/uninitialized.cuh>
 
@@ -103,6 +102,7 @@ struct agent_radix_sort_counted {
   static constexpr int tile_items = Tuning::tile_items;
   using rank_t = block_radix_rank<threads, items_per_thread, typename Tuning::template digit_scan<unsigned>, false>;
 
+  // Within static shared memory (radix_counted_shape): reached by shared, not generic, addresses.
   struct alignas(16) temp_storage {  // 16: the keys arrive as 16-byte vectors
     uninitialized_array<bits_t, tile_items> keys;  // the tile's ordered keys in element order, then sorted
     union {
@@ -111,7 +111,6 @@ struct agent_radix_sort_counted {
     } work;
     offset_t digit_base[radix_digits];  // per digit: where the tile's sorted place 0 would go in the output
   };
-  static_assert(fits_static_shared<temp_storage>, "static shared memory: reached by shared, not generic, addresses");
 
   __device__ static void consume_tile(temp_storage& storage, radix_counted_pass<bits_t, Value> const& pass) {
     const offset_t tile = blockIdx.x;

@@ -59,6 +59,7 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     radix_counted_scatter_kernel(radix_counted_pass<typename radix_key<Key, Descending>::bits_t, Value> pass) {
   follow_previous_grid();
   using agent = agent_radix_sort_counted<Tuning, Key, Descending, Value>;
+  static_assert(fits_static_shared<typename agent::temp_storage>, "the counted pass's storage is static shared memory");
   __shared__ typename agent::temp_storage storage;
   agent::consume_tile(storage, pass);
 }
