@@ -2,8 +2,9 @@
 // spelling of a policy, against a CPU stable sort (thrust::cuda::par bit for bit for floating-point
 // keys: common/sort_checks.cuh): every size edge of
 // the tile, keys already sorted, reversed, all equal and few distinct, ascending and descending,
-// stability by payload, the portion loop of very large inputs, several streams at once, and the calls
-// that fall back to Thrust (other comparators). Key and value types: sort_types_test.cu.
+// stability by payload, the portion loop of very large inputs, several streams at once, the pairs'
+// block storage sent to global memory, and the calls that fall back to Thrust (other comparators). Key
+// and value types: sort_types_test.cu.
 //
 // The families' sort kernels differ only in the block scan of the digit counts (radix_sort_tuning:
 // the family's block_scans), at 256 threads (keys alone of up to 4 bytes, float and double keys, pairs
@@ -183,6 +184,29 @@ TYPED_TEST(sort_test, WidePairsAtEverySize) {
     under_each_memory_class([&] {
       expect_sorted_by_key_like_par<std::uint64_t>(narrow, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
     });
+  }
+}
+
+// The onesweep pass of pairs keeps more than 48 KiB a block (66-114 KiB: dynamic shared memory,
+// kernels/block_storage.cuh): the same sorts, uint32 pairs and uint64 pairs, with that storage sent to
+// global memory instead, as a device with less shared memory would have it, over 3 tiles + 1 and a prime.
+TYPED_TEST(sort_test, PairsWithBlockStorageInGlobalMemory) {
+  using fastscan::detail::dynamic_shared_limit_for_tests;
+  struct restore_limit {
+    ~restore_limit() { dynamic_shared_limit_for_tests() = 0; }
+  } restore;
+  const std::size_t tile = sort_tile<TypeParam, std::uint32_t, std::uint32_t>;
+  for (int storage_in_global = 0; storage_in_global < 2; ++storage_in_global) {
+    SCOPED_TRACE(storage_in_global ? "block storage in global memory" : "block storage where the device puts it");
+    dynamic_shared_limit_for_tests() = storage_in_global ? 1 : 0;
+    for (std::size_t n : capped({tile + 1, 3 * tile + 1, 104729})) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      const auto keys = keys_with(n, 4600 + n, 1000);
+      expect_sorted_by_key_like_par<std::uint32_t>(keys, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+      auto wide = random_vector<std::uint64_t>(n, 4610 + n);
+      for (std::size_t i = 0; i < n; i += 2) wide[i] = wide[i] % 1000 * 0x9E3779B97F4A7C15ull;  // repeats
+      expect_sorted_by_key_like_par<std::uint64_t>(wide, TypeParam::nosync, thrust::greater<>{}, sort_call::stable_sort);
+    }
   }
 }
 

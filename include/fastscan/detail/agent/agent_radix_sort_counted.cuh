@@ -117,8 +117,8 @@ struct agent_radix_sort_counted {
     const offset_t base = tile * tile_items;
     const int valid = static_cast<int>(pass.n - base < tile_items ? pass.n - base : tile_items);
     const int thread = static_cast<int>(threadIdx.x);
-    // The keys go to shared memory first (16-byte loads where aligned): the ranking reads each digit
-    // there, keeping none of them in registers.
+    // The keys go to shared memory first (16-byte loads where aligned), from where each thread takes its
+    // items' keys in the ranking's warp-striped order.
     if (valid == tile_items && pass.aligned) {
       const unsigned flip = byte_key_order<Key, Descending>::flip_of_words();
       uint4 const* vectors = reinterpret_cast<uint4 const*>(pass.keys + base);
@@ -132,20 +132,21 @@ struct agent_radix_sort_counted {
         storage.keys[e] = e < valid ? key_t::ordered(pass.keys[base + e]) : bits_t{0};
     }
     __syncthreads();
-    const auto digit_of = [&](int i) { return static_cast<unsigned>(storage.keys[rank_t::element(i)]); };
+    // Each item's key, four to a register: the ranking reads every key several times, and the keys in
+    // shared memory are overwritten in sorted order before the last read.
+    unsigned digits[items_per_thread / 4];
+#pragma unroll
+    for (int i = 0; i < items_per_thread; ++i) {
+      if (i % 4 == 0) digits[i / 4] = 0;
+      digits[i / 4] |= static_cast<unsigned>(storage.keys[rank_t::element(i)]) << (8 * (i % 4));
+    }
+    const auto digit_of = [&](int i) { return (digits[i / 4] >> (8 * (i % 4))) & 0xffu; };
     typename rank_t::places_t places;
     // Only the ranking is compiled twice: the moves below check each place against `valid` in every
     // tile, which costs less than the registers their unchecked copy would take.
     const unsigned tile_offset =
         valid == tile_items ? rank_t(storage.work.rank).template rank<true>(digit_of, valid, places, [](unsigned) {})
                             : rank_t(storage.work.rank).template rank<false>(digit_of, valid, places, [](unsigned) {});
-    // Each item's key, four to a register, before the keys are overwritten in sorted order.
-    unsigned digits[items_per_thread / 4];
-#pragma unroll
-    for (int i = 0; i < items_per_thread; ++i) {
-      if (i % 4 == 0) digits[i / 4] = 0;
-      digits[i / 4] |= digit_of(i) << (8 * (i % 4));
-    }
     if (thread_holds_digit<threads>()) {  // thread d: digit d
       const offset_t start = pass.tile_starts[thread * pass.tiles + tile];
       storage.digit_base[thread] = start - tile_offset;
