@@ -26,7 +26,11 @@ template <class Key, bool Descending>
 struct byte_key_order {
   using key_t = radix_key<Key, Descending>;
   static_assert(key_t::passes == 1 && std::is_integral_v<Key>, "one digit a key: 8-bit integer keys");
-  __device__ static unsigned flip_of_words() { return 0x01010101u * key_t::ordered(typename key_t::bits_t{0}); }
+  __device__ static uint4 ordered(uint4 word) {
+    const unsigned flip = 0x01010101u * key_t::ordered(typename key_t::bits_t{0});
+    word.x ^= flip, word.y ^= flip, word.z ^= flip, word.w ^= flip;
+    return word;
+  }
 };
 
 // Digit counts of every tile, each block counting tiles_per_count_block consecutive tiles (their 16-byte
@@ -56,10 +60,10 @@ struct agent_radix_tile_counts {
       uint4 const* vectors = reinterpret_cast<uint4 const*>(keys + first * tile_items);
 #pragma unroll
       for (int g = 0; g < tiles_per_block; ++g) words[g] = vectors[g * threads + threadIdx.x];
-      const unsigned flip = byte_key_order<Key, Descending>::flip_of_words();
 #pragma unroll
       for (int g = 0; g < tiles_per_block; ++g) {
-        const unsigned four[4] = {words[g].x ^ flip, words[g].y ^ flip, words[g].z ^ flip, words[g].w ^ flip};
+        const uint4 ordered = byte_key_order<Key, Descending>::ordered(words[g]);
+        const unsigned four[4] = {ordered.x, ordered.y, ordered.z, ordered.w};
 #pragma unroll
         for (int w = 0; w < 4; ++w)
 #pragma unroll
@@ -120,13 +124,9 @@ struct agent_radix_sort_counted {
     // The keys go to shared memory first (16-byte loads where aligned), from where each thread takes its
     // items' keys in the ranking's warp-striped order.
     if (valid == tile_items && pass.aligned) {
-      const unsigned flip = byte_key_order<Key, Descending>::flip_of_words();
       uint4 const* vectors = reinterpret_cast<uint4 const*>(pass.keys + base);
-      for (int v = thread; v < tile_items / 16; v += threads) {
-        uint4 word = vectors[v];
-        word.x ^= flip, word.y ^= flip, word.z ^= flip, word.w ^= flip;
-        reinterpret_cast<uint4*>(&storage.keys[0])[v] = word;
-      }
+      for (int v = thread; v < tile_items / 16; v += threads)
+        reinterpret_cast<uint4*>(&storage.keys[0])[v] = byte_key_order<Key, Descending>::ordered(vectors[v]);
     } else {
       for (int e = thread; e < tile_items; e += threads)
         storage.keys[e] = e < valid ? key_t::ordered(pass.keys[base + e]) : bits_t{0};
