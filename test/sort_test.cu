@@ -212,14 +212,18 @@ TYPED_TEST(sort_test, PairsWithBlockStorageInGlobalMemory) {
 
 // 8-bit keys with values take the counted pass (agent_radix_sort_counted.cuh): its tile (by the value's
 // width) and the 8 tiles of a counting block at every edge, keys random, skewed to few digits and all
-// one digit, signed and unsigned, ascending and descending, values of 4 and 8 bytes.
+// one digit, signed and unsigned, ascending and descending, values of 4 and 8 bytes (and, at fewer sizes,
+// of 1 and 2: the copy back's other vector counts).
 template <class Under, class Key, class Value>
-void check_counted_pass(cudaStream_t stream, int& flavour) {
+void check_counted_pass(cudaStream_t stream, int& flavour, bool every_edge = true) {
   using tuning = fastscan::detail::radix_counted_tuning<typename Under::algorithm, Value>;
   const std::size_t tile = tuning::tile_items;
   const std::size_t group = tile * tuning::tiles_per_count_block;
-  for (std::size_t n : capped({2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, group - 1, group, group + 1,
-                               group + tile + 5, 104729, (std::size_t{1} << 20) + 1, 3 * (std::size_t{1} << 21) + 1})) {
+  const auto sizes = every_edge ? capped({2, 3, tile - 1, tile, tile + 1, 2 * tile + 1, group - 1, group, group + 1,
+                                          group + tile + 5, 104729, (std::size_t{1} << 20) + 1,
+                                          3 * (std::size_t{1} << 21) + 1})
+                                : capped({3, tile + 1, group + tile + 5, 104729});
+  for (std::size_t n : sizes) {
     for (int layout = 0; layout < 3; ++layout) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", layout " + std::to_string(layout) + ", key of " +
                    (std::is_signed_v<Key> ? "signed" : "unsigned") + " byte, value of " + std::to_string(sizeof(Value)) +
@@ -285,6 +289,22 @@ TYPED_TEST(sort_test, OneByteKeysWithValuesByCounting) {
   int flavour = 0;
   check_counted_pass<TypeParam, std::uint8_t, std::uint32_t>(stream.get(), flavour);
   check_counted_pass<TypeParam, std::int8_t, std::uint64_t>(stream.get(), flavour);
+  check_counted_pass<TypeParam, std::uint8_t, std::uint16_t>(stream.get(), flavour, false);
+  check_counted_pass<TypeParam, std::int8_t, std::uint8_t>(stream.get(), flavour, false);
+  check_counted_pass_offsets<TypeParam>();
+}
+
+// Past the tuning's size the sorted values are copied back apart from the keys' fill (a plain copy after
+// it): that path on small inputs, aligned and not.
+TYPED_TEST(sort_test, OneByteKeysWithValuesCopiedBackApart) {
+  struct restore_apart {
+    ~restore_apart() { fastscan::detail::radix_counted_copy_apart_for_tests() = false; }
+  } restore;
+  fastscan::detail::radix_counted_copy_apart_for_tests() = true;
+  scoped_stream stream;
+  int flavour = 0;
+  check_counted_pass<TypeParam, std::uint8_t, std::uint32_t>(stream.get(), flavour, false);
+  check_counted_pass<TypeParam, std::int8_t, std::uint64_t>(stream.get(), flavour, false);
   check_counted_pass_offsets<TypeParam>();
 }
 

@@ -4,8 +4,12 @@
 // whose digit's range [start, next start) contains i. Equal keys are indistinguishable, so no key needs
 // to move: the output is written in 16-byte runs, each thread finding its run's first digit by a binary
 // search of the starts and stepping across digit boundaries within the run (rarely: a run of one digit
-// is written at once). The grid is at most what the device holds at once, each thread writing every
-// grid's-width run, so that a block's reading of the starts is spread over many runs.
+// is written at once). The grid is bounded (by the dispatch), each block writing every grid's-width
+// chunk of runs, so that a block's reading of the starts is spread over many runs.
+//
+// A sort of such keys with values (agent_radix_sort_counted.cuh) leaves its sorted values in a second
+// buffer: they are copied back in the same sweep (sorted_values_copy), each chunk's values beside its
+// keys, so the keys' writes and the values' copy share one launch's traffic.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
@@ -13,6 +17,46 @@
 #include <cstdint>
 
 namespace fastscan::detail {
+
+// Nothing rides along the fill: keys alone.
+struct no_values_copy {
+  template <int Threads, class Between>
+  __device__ void copy(offset_t, offset_t, Between&& between) const {
+    between();
+  }
+};
+
+// values[first, first + count) = sorted[first, first + count): the sorted values copied back to the
+// caller's buffer, a chunk at a time, consecutive threads taking consecutive 16-byte vectors where both
+// buffers allow them. `between` runs while the chunk's loads are in flight.
+template <class Value>
+struct sorted_values_copy {
+  Value const* sorted;
+  Value* values;
+  bool vectors;  // both buffers 16-byte aligned
+
+  static constexpr bool vectorizable = 16 % sizeof(Value) == 0;
+
+  template <int Threads, class Between>
+  __device__ void copy(offset_t first, offset_t count, Between&& between) const {
+    constexpr int per_vector = vectorizable ? static_cast<int>(16 / sizeof(Value)) : 1;
+    constexpr int chunk_vectors = Threads * 16 / per_vector;  // a full chunk: Threads runs of 16
+    static_assert(!vectorizable || chunk_vectors % Threads == 0, "a full chunk is whole vectors a thread");
+    if (vectorizable && vectors && count == static_cast<offset_t>(Threads) * 16) {
+      uint4 const* from = reinterpret_cast<uint4 const*>(sorted + first);
+      uint4* to = reinterpret_cast<uint4*>(values + first);
+      uint4 moved[chunk_vectors / Threads];
+#pragma unroll
+      for (int v = 0; v < chunk_vectors / Threads; ++v) moved[v] = from[v * Threads + threadIdx.x];
+      between();
+#pragma unroll
+      for (int v = 0; v < chunk_vectors / Threads; ++v) to[v * Threads + threadIdx.x] = moved[v];
+    } else {
+      between();
+      for (offset_t i = threadIdx.x; i < count; i += Threads) values[first + i] = sorted[first + i];
+    }
+  }
+};
 
 template <class Key, bool Descending>
 struct agent_radix_sort_fill {
@@ -25,42 +69,52 @@ struct agent_radix_sort_fill {
     offset_t bounds[radix_digits + 1];  // each digit's start, then n
   };
 
-  // Writes keys[0, n) from the digit starts; `aligned`: keys is 16-byte aligned.
-  template <int Threads>
-  __device__ static void fill(temp_storage& storage, offset_t const* starts, bits_t* keys, offset_t n, bool aligned) {
+  // Writes keys[0, n) from the digit starts, and has `values` copy each chunk's values (no_values_copy
+  // or sorted_values_copy); `aligned`: keys is 16-byte aligned.
+  template <int Threads, class ValuesCopy>
+  __device__ static void fill(temp_storage& storage, offset_t const* starts, bits_t* keys, offset_t n, bool aligned,
+                              ValuesCopy const& values) {
     for (int d = static_cast<int>(threadIdx.x); d < radix_digits; d += Threads) storage.bounds[d] = starts[d];
     if (threadIdx.x == 0) storage.bounds[radix_digits] = n;
     __syncthreads();
-    const offset_t runs = (n + run - 1) / run;
-    for (offset_t r = static_cast<offset_t>(blockIdx.x) * Threads + threadIdx.x; r < runs;
-         r += static_cast<offset_t>(gridDim.x) * Threads) {
-      const offset_t first = r * run;
-      // The last digit whose start is at most `first`: the one whose range holds it.
-      int low = 0, high = radix_digits - 1;
-      while (low < high) {
-        const int mid = (low + high + 1) / 2;
-        if (storage.bounds[mid] <= first) low = mid;
-        else high = mid - 1;
-      }
-      int digit = low;
-      bits_t out[run];
-      if (storage.bounds[digit + 1] >= first + run) {  // the whole run is one digit: nearly every run
+    constexpr offset_t chunk = static_cast<offset_t>(Threads) * run;
+    for (offset_t chunk_first = static_cast<offset_t>(blockIdx.x) * chunk; chunk_first < n;
+         chunk_first += static_cast<offset_t>(gridDim.x) * chunk) {
+      values.template copy<Threads>(chunk_first, n - chunk_first < chunk ? n - chunk_first : chunk, [&] {
+        const offset_t first = chunk_first + static_cast<offset_t>(threadIdx.x) * run;
+        if (first < n) write_run(storage, keys, n, aligned, first);
+      });
+    }
+  }
+
+ private:
+  // Keys [first, first + run) (those below n).
+  __device__ static void write_run(temp_storage const& storage, bits_t* keys, offset_t n, bool aligned, offset_t first) {
+    // The last digit whose start is at most `first`: the one whose range holds it.
+    int low = 0, high = radix_digits - 1;
+    while (low < high) {
+      const int mid = (low + high + 1) / 2;
+      if (storage.bounds[mid] <= first) low = mid;
+      else high = mid - 1;
+    }
+    int digit = low;
+    bits_t out[run];
+    if (storage.bounds[digit + 1] >= first + run) {  // the whole run is one digit: nearly every run
 #pragma unroll
-        for (int i = 0; i < run; ++i) out[i] = key_t::from_ordered(static_cast<bits_t>(digit));
-      } else {
+      for (int i = 0; i < run; ++i) out[i] = key_t::from_ordered(static_cast<bits_t>(digit));
+    } else {
 #pragma unroll
-        for (int i = 0; i < run; ++i) {
-          while (storage.bounds[digit + 1] <= first + i && digit < radix_digits - 1) ++digit;
-          out[i] = key_t::from_ordered(static_cast<bits_t>(digit));
-        }
+      for (int i = 0; i < run; ++i) {
+        while (storage.bounds[digit + 1] <= first + i && digit < radix_digits - 1) ++digit;
+        out[i] = key_t::from_ordered(static_cast<bits_t>(digit));
       }
-      if (aligned && first + run <= n) {
-        *reinterpret_cast<uint4*>(keys + first) = *reinterpret_cast<uint4 const*>(out);
-      } else {
+    }
+    if (aligned && first + run <= n) {
+      *reinterpret_cast<uint4*>(keys + first) = *reinterpret_cast<uint4 const*>(out);
+    } else {
 #pragma unroll
-        for (int i = 0; i < run; ++i)
-          if (first + i < n) keys[first + i] = out[i];
-      }
+      for (int i = 0; i < run; ++i)
+        if (first + i < n) keys[first + i] = out[i];
     }
   }
 };

@@ -5,8 +5,8 @@
 // launch per pass (and per portion of a very large input, each portion's launch handing the next its
 // digit starts). Keys of 8 bits, a single pass, take their own paths: alone they are not moved at all
 // (counted, then written from their digits' starts: agent_radix_sort_fill.cuh); with values, every
-// tile's digits are counted and scanned, the values move in one launch to a temporary buffer and back,
-// and the keys are written from their digits' starts (agent_radix_sort_counted.cuh).
+// tile's digits are counted and scanned, the values move in one launch to a temporary buffer, and the
+// keys are written from their digits' starts as the values are copied back (agent_radix_sort_counted.cuh).
 //
 // Values wider than 8 bytes do not ride along (they would crowd out the tile in shared memory): the
 // keys are sorted with their original positions, and the values gathered by those afterwards.
@@ -36,6 +36,13 @@ namespace fastscan::detail {
 inline offset_t& radix_sort_portion_items_for_tests() {
   static offset_t items = 0;
   return items;
+}
+
+// Whether the sort of 8-bit keys with values copies its values back apart from the keys' fill at every
+// size, as it does past its tuning's size: lets tests run that path on small inputs.
+inline bool& radix_counted_copy_apart_for_tests() {
+  static bool apart = false;
+  return apart;
 }
 
 template <class Value>
@@ -144,14 +151,16 @@ struct radix_fill_plan {
 };
 
 // Writes keys[0, n) of single-digit keys in order from their digits' starts (starts[d]: where digit d's
-// keys begin).
-template <class Key, bool Descending>
-cudaError_t fill_keys(offset_t const* starts, Key* keys, offset_t n, cudaStream_t stream) {
+// keys begin), in a grid of at most max_blocks, while `values` copies the sorted values back
+// (no_values_copy: keys alone).
+template <class Key, bool Descending, class ValuesCopy = no_values_copy>
+cudaError_t fill_keys(offset_t const* starts, Key* keys, offset_t n, cudaStream_t stream,
+                      unsigned max_blocks = radix_fill_max_blocks, ValuesCopy values = {}) {
   using bits_t = typename radix_key<Key, Descending>::bits_t;
   const offset_t runs = (n + agent_radix_sort_fill<Key, Descending>::run - 1) / agent_radix_sort_fill<Key, Descending>::run;
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
-  return launch_kernel(radix_fill_kernel<Key, Descending>, grid_for(runs, radix_fill_threads, 1024), radix_fill_threads, 0,
-                       stream, starts, reinterpret_cast<bits_t*>(keys), n, aligned);
+  return launch_kernel(radix_fill_kernel<Key, Descending, ValuesCopy>, grid_for(runs, radix_fill_threads, max_blocks),
+                       radix_fill_threads, 0, stream, starts, reinterpret_cast<bits_t*>(keys), n, aligned, values);
 }
 
 // Keys of one digit alone: counted, their digits' starts placed, and keys[0, n) written from those.
@@ -230,7 +239,7 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
 // Keys of one digit with values (values[0, n) of at most 8 bytes), stably: every tile's digit counts,
 // their exclusive scan in digit-major order (the algorithm family's own scan: exact for any policy), the
 // values in sorted order to a temporary buffer in one launch, which also hands out the digits' starts,
-// the keys written from those, and the values copied back.
+// then the keys written from those and the values copied back, in one launch up to the tuning's size.
 template <class Algorithm, class Key, bool Descending, class Value>
 cudaError_t dispatch_radix_sort_counted(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
   using tuning = radix_counted_tuning<Algorithm, Value>;
@@ -257,9 +266,17 @@ cudaError_t dispatch_radix_sort_counted(temp_arena& arena, Key* keys, Value* val
   const radix_counted_pass<bits_t, Value> pass{key_bits, values, sorted_values, n, tiles, aligned, tile_starts, digit_starts};
   FASTSCAN_CUDA_TRY(launch_kernel(radix_counted_scatter_kernel<tuning, Key, Descending, Value>, static_cast<unsigned>(tiles),
                                   tuning::threads, 0, stream, pass));
-  FASTSCAN_CUDA_TRY((fill_keys<Key, Descending>(digit_starts, keys, n, stream)));
-  return cudaMemcpyAsync(values, sorted_values, static_cast<std::size_t>(n) * sizeof(Value), cudaMemcpyDeviceToDevice,
-                         stream);
+  device_facts device{};
+  FASTSCAN_CUDA_TRY(current_device_facts(device));
+  const std::size_t value_bytes = static_cast<std::size_t>(n) * sizeof(Value);
+  if (radix_counted_copy_apart_for_tests() || value_bytes > tuning::fill_with_copy_max_l2s * device.l2_bytes) {
+    FASTSCAN_CUDA_TRY((fill_keys<Key, Descending>(digit_starts, keys, n, stream)));
+    return cudaMemcpyAsync(values, sorted_values, value_bytes, cudaMemcpyDeviceToDevice, stream);
+  }
+  const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(sorted_values) % 16 == 0;
+  return fill_keys<Key, Descending>(digit_starts, keys, n, stream, tuning::fill_with_copy_max_blocks,
+                                    sorted_values_copy<Value>{sorted_values, values, vectors});
 }
 
 // Keys with values of at most 8 bytes: by counting for keys of one digit, else riding along.

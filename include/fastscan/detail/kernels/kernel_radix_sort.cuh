@@ -1,7 +1,8 @@
 #pragma once
 // __global__ glue for radix sort: the digit counts of every pass, where the digits start, and one
 // launch per pass and portion; keys of one digit alone are filled in from the counts; keys of one digit
-// with values count every tile's digits, then move the values in one launch.
+// with values count every tile's digits, move the values in one launch, and are filled in as the values
+// are copied back.
 
 #include <fastscan/detail/agent/agent_radix_sort_counted.cuh>
 #include <fastscan/detail/agent/agent_radix_sort_fill.cuh>
@@ -65,14 +66,17 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
 }
 
 inline constexpr int radix_fill_threads = 256;
+// Keys alone: each block reads the digits' starts once for many runs (bench/PERFORMANCE.md).
+inline constexpr unsigned radix_fill_max_blocks = 1024;
 
-template <class Key, bool Descending>
+template <class Key, bool Descending, class ValuesCopy>
 __global__ void __launch_bounds__(radix_fill_threads)
-    radix_fill_kernel(offset_t const* starts, typename radix_key<Key, Descending>::bits_t* keys, offset_t n, bool aligned) {
+    radix_fill_kernel(offset_t const* starts, typename radix_key<Key, Descending>::bits_t* keys, offset_t n, bool aligned,
+                      ValuesCopy values) {
   follow_previous_grid();
   using agent = agent_radix_sort_fill<Key, Descending>;
   __shared__ typename agent::temp_storage storage;
-  agent::template fill<radix_fill_threads>(storage, starts, keys, n, aligned);
+  agent::template fill<radix_fill_threads>(storage, starts, keys, n, aligned, values);
 }
 
 }  // namespace fastscan::detail

@@ -9,6 +9,7 @@
 #include <fastscan/detail/radix_key.cuh>
 #include <fastscan/detail/tuning/tuning_common.cuh>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace fastscan::detail {
@@ -62,7 +63,10 @@ struct radix_sort_shape {
 // each digit's values out as one run while its storage stays in static shared memory (dynamic shared
 // memory is reached through generic addresses: kernels/block_storage.cuh). Three blocks an SM: a tile's
 // phases (loads, ranking, stores) overlap only across blocks. The counting blocks cover 8 tiles each,
-// so that a digit's counts of them fill one 32-byte sector, each thread loading 16 keys of each.
+// so that a digit's counts of them fill one 32-byte sector, each thread loading 16 keys of each. The
+// keys' fill copies the values back in the same launch (grids of at most 4096 blocks) while the values
+// take at most 8 times the L2; beyond that the fill and a plain copy are as fast, and the launch with
+// both slightly slower (bench/PERFORMANCE.md).
 template <class BlockScans, class Value>
 struct radix_counted_shape {
   static constexpr int threads = 2 * radix_digits;
@@ -71,6 +75,8 @@ struct radix_counted_shape {
   static constexpr int min_blocks_per_sm = 3;
   static constexpr int count_threads = tile_items / 16;
   static constexpr int tiles_per_count_block = 8;
+  static constexpr unsigned fill_with_copy_max_blocks = 4096;
+  static constexpr std::size_t fill_with_copy_max_l2s = 8;
   template <class Count>
   using digit_scan = typename BlockScans::template block_scan_for<Count, threads>;
 };
