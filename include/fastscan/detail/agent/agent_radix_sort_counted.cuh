@@ -44,15 +44,16 @@ struct agent_radix_tile_counts {
   static constexpr int tiles_per_block = Tuning::tiles_per_count_block;
   static_assert(tile_items == 16 * threads, "a thread loads 16 keys of each tile");
 
+  // Rows padded by 4 counters: the write-out's lanes (8 tiles of 4 digits) meet 32 different banks.
+  static constexpr int row = radix_digits + 4;
   struct temp_storage {
-    unsigned counts[tiles_per_block][radix_digits];
+    unsigned counts[tiles_per_block][row];
   };
 
   // tile_counts[d * tiles + t]: tile t's count of digit d; `aligned`: keys is 16-byte aligned.
   __device__ static void count(temp_storage& storage, bits_t const* keys, offset_t n, offset_t tiles, bool aligned,
                                unsigned* tile_counts) {
-    for (int i = static_cast<int>(threadIdx.x); i < tiles_per_block * radix_digits; i += threads)
-      (&storage.counts[0][0])[i] = 0;
+    for (int i = static_cast<int>(threadIdx.x); i < tiles_per_block * row; i += threads) (&storage.counts[0][0])[i] = 0;
     __syncthreads();
     const offset_t first = static_cast<offset_t>(blockIdx.x) * tiles_per_block;
     if (aligned && (first + tiles_per_block) * tile_items <= n) {
