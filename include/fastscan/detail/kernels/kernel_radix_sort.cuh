@@ -66,8 +66,6 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
 }
 
 inline constexpr int radix_fill_threads = 256;
-// Keys alone: each block reads the digits' starts once for many runs (bench/PERFORMANCE.md).
-inline constexpr unsigned radix_fill_max_blocks = 1024;
 
 template <class Key, bool Descending, class ValuesCopy>
 __global__ void __launch_bounds__(radix_fill_threads)
