@@ -15,6 +15,11 @@
 #include <thrust/sequence.h>
 #include <thrust/unique.h>
 
+#include <cuda/std/functional>
+#include <cuda/std/tuple>
+
+#include <cstring>
+
 #include <thread>
 
 namespace fastscan_test {
@@ -479,43 +484,152 @@ void check_pipelined_copy_if(std::vector<T> const& input, int permille, std::siz
   ASSERT_EQ(wrong, 0u);
 }
 
-TEST_F(pipelined_select, EveryFractionAtTheTileEdges) {
-  FASTSCAN_REQUIRE_PIPELINED_PASS();
-  using tuning = fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, std::uint32_t>;
-  static_assert(tuning::has_pipelined && !fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, long long>::has_pipelined);
+// Runs check(n) for sizes at a pipelined tuning's tile edges, with the size rule lowered: grids of one
+// block an SM and of three blocks, under each memory class.
+template <class Pipelined, class Check>
+void at_pipelined_tile_edges(Check&& check) {
   fastscan::detail::device_facts device{};
   ASSERT_EQ(fastscan::detail::current_device_facts(device), cudaSuccess);
-  const std::size_t tile = tuning::pipelined_tuning::tile_items, segment = tuning::pipelined_tuning::segment_items;
+  const std::size_t tile = Pipelined::tile_items, segment = Pipelined::segment_items;
   const std::size_t sms = static_cast<std::size_t>(device.sms);
-  scoped_stream stream;
   for (int max_blocks : {0, 3}) {
     const pipelined_size_rule_lowered lowered(max_blocks);
     under_each_memory_class([&] {
       for (std::size_t n : capped({tile + 1, 2 * tile, 2 * tile + 3, 5 * tile + segment + 1, (sms - 1) * tile + 17,
-                                   sms * tile + 1, 3 * sms * tile + 4 * 32 * 4 + 1, 104729 * 13})) {
-        const auto input = random_vector<std::uint32_t>(n, 3700 + n);
-        for (int permille : {0, 1000, -1, 100, 500, 900}) {
-          SCOPED_TRACE("max blocks " + std::to_string(max_blocks) + ", n = " + std::to_string(n) + ", kept per mille " +
-                       std::to_string(permille));
-          check_pipelined_copy_if(input, permille, permille == 500 ? 1 : 0, stream.get());
-        }
-        std::vector<float> floats(n);
-        for (std::size_t i = 0; i < n; ++i) floats[i] = static_cast<float>(input[i] % 20011) * 0.5f;  // keep_fraction needs x >= 0
-        check_pipelined_copy_if(floats, 300, 0, stream.get());
-        // remove_copy_if, remove_if in place and an input that is not 16-byte aligned, against par.
-        auto d_in = to_device(input);
-        expect_same_as_par<std::uint32_t, matrix_under_test>(n, [&](auto policy, auto out) {
-          return thrust::remove_copy_if(policy, d_in.begin(), d_in.end(), out, keep_fraction{700});
-        });
-        expect_same_as_par<std::uint32_t, matrix_under_test>(n - 1, [&](auto policy, auto out) {
-          return thrust::copy_if(policy, d_in.begin() + 1, d_in.end(), out, keep_fraction{400});
-        });
-        expect_same_in_place<std::uint32_t, matrix_under_test>(input, false, [&](auto policy, auto first, auto last) {
-          return thrust::remove_if(policy, first, last, keep_fraction{600});
-        });
+                                   sms * tile + 1, 3 * sms * tile + 4 * 32 * Pipelined::vector + 1, 104729 * 13})) {
+        SCOPED_TRACE("max blocks " + std::to_string(max_blocks) + ", n = " + std::to_string(n));
+        check(n);
       }
     });
   }
+}
+
+TEST_F(pipelined_select, EveryFractionAtTheTileEdges) {
+  FASTSCAN_REQUIRE_PIPELINED_PASS();
+  using tuning = fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, std::uint32_t>;
+  static_assert(tuning::has_pipelined && !fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, long long>::has_pipelined);
+  scoped_stream stream;
+  at_pipelined_tile_edges<tuning::pipelined_tuning>([&](std::size_t n) {
+    const auto input = random_vector<std::uint32_t>(n, 3700 + n);
+    for (int permille : {0, 1000, -1, 100, 500, 900}) {
+      SCOPED_TRACE("kept per mille " + std::to_string(permille));
+      check_pipelined_copy_if(input, permille, permille == 500 ? 1 : 0, stream.get());
+    }
+    std::vector<float> floats(n);
+    for (std::size_t i = 0; i < n; ++i) floats[i] = static_cast<float>(input[i] % 20011) * 0.5f;  // keep_fraction needs x >= 0
+    check_pipelined_copy_if(floats, 300, 0, stream.get());
+    // remove_copy_if, remove_if in place and an input that is not 16-byte aligned, against par.
+    auto d_in = to_device(input);
+    expect_same_as_par<std::uint32_t, matrix_under_test>(n, [&](auto policy, auto out) {
+      return thrust::remove_copy_if(policy, d_in.begin(), d_in.end(), out, keep_fraction{700});
+    });
+    expect_same_as_par<std::uint32_t, matrix_under_test>(n - 1, [&](auto policy, auto out) {
+      return thrust::copy_if(policy, d_in.begin() + 1, d_in.end(), out, keep_fraction{400});
+    });
+    expect_same_in_place<std::uint32_t, matrix_under_test>(input, false, [&](auto policy, auto first, auto last) {
+      return thrust::remove_if(policy, first, last, keep_fraction{600});
+    });
+  });
+}
+
+// The pipelined single pass's unique_by_key (4- and 8-byte keys with doubles, from 16-byte aligned
+// arrays into arrays apart from them), with its size rule lowered as above: runs of every length,
+// layouts whose density changes along the input (the stages' previous tiles then guess wrong whether
+// to bring the values), into aligned outputs (rows of heads stored whole) and outputs one element past
+// alignment, with a predicate that is not symmetric; in place (the select kernel's); against a CPU
+// reference, every output checked, the rest of each output still poisoned.
+template <class K>
+std::vector<K> keys_in_runs(std::size_t n, std::uint64_t seed, int layout) {
+  std::vector<K> keys(n);
+  K key = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = splitmix64(seed * 0x100000001B3ull + i);
+    const bool dense = layout == 0 || (layout == 4 && i < n / 2) || (layout == 5 && (i / 50000) % 2 == 1);
+    const std::uint64_t mean = dense ? 1 : layout == 1 ? 2 : layout == 2 ? 24 : layout == 3 ? 1000 : 500;
+    if (i == 0 || r % mean == 0) key = static_cast<K>(key + 1 + static_cast<K>((r >> 40) % 3));  // runs of 1 when dense
+  }
+  return keys;
+}
+
+struct within_three_above {  // a run continues while a key is at most three above its predecessor
+  template <class K>
+  __host__ __device__ bool operator()(K previous, K current) const { return current >= previous && current - previous <= 3; }
+};
+
+// Where the results go: in place, to outputs 16-byte aligned, or to outputs one element past that.
+enum class unique_target { in_place, aligned, offset };
+
+template <class K, class Equal>
+void check_pipelined_unique_by_key(std::vector<K> const& keys, std::vector<double> const& values, Equal equal,
+                                   unique_target target, cudaStream_t stream) {
+  const bool in_place = target == unique_target::in_place;
+  const std::size_t n = keys.size();
+  std::vector<K> expected_keys;
+  std::vector<double> expected_values;
+  for (std::size_t i = 0; i < n; ++i)
+    if (i == 0 || !equal(keys[i - 1], keys[i])) {
+      expected_keys.push_back(keys[i]);
+      expected_values.push_back(values[i]);
+    }
+  const std::size_t offset = target == unique_target::offset ? 1 : 0;
+  auto d_keys = to_device(keys);
+  auto d_values = to_device(values);
+  auto keys_out = poisoned_device_vector<K>(n + 2);
+  auto values_out = poisoned_device_vector<double>(n + 2);
+  std::size_t kept = 0;
+  if (in_place) {
+    const auto end = thrust::unique_by_key(fastscan::matrix.on(stream), d_keys.begin(), d_keys.end(), d_values.begin(), equal);
+    kept = static_cast<std::size_t>(end.first - d_keys.begin());
+    ASSERT_EQ(end.second - d_values.begin(), static_cast<std::ptrdiff_t>(kept));
+    thrust::copy(d_keys.begin(), d_keys.begin() + static_cast<std::ptrdiff_t>(kept), keys_out.begin());
+    thrust::copy(d_values.begin(), d_values.begin() + static_cast<std::ptrdiff_t>(kept), values_out.begin());
+  } else {
+    const auto at = static_cast<std::ptrdiff_t>(offset);
+    const auto end = thrust::unique_by_key_copy(fastscan::matrix.on(stream), d_keys.begin(), d_keys.end(), d_values.begin(),
+                                                keys_out.begin() + at, values_out.begin() + at, equal);
+    kept = static_cast<std::size_t>(end.first - (keys_out.begin() + at));
+    ASSERT_EQ(end.second - (values_out.begin() + at), static_cast<std::ptrdiff_t>(kept));
+  }
+  ASSERT_EQ(kept, expected_keys.size());
+  const auto got_keys = to_host(keys_out);
+  const auto got_values = to_host(values_out);
+  K key_poison;
+  double value_poison;
+  std::memset(&key_poison, 0xA5, sizeof(K));
+  std::memset(&value_poison, 0xA5, sizeof(double));
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n + 2; ++i) {
+    const bool written = i >= offset && i - offset < kept;
+    wrong += std::memcmp(&got_keys[i], written ? &expected_keys[i - offset] : &key_poison, sizeof(K)) != 0;
+    wrong += std::memcmp(&got_values[i], written ? &expected_values[i - offset] : &value_poison, sizeof(double)) != 0;
+  }
+  ASSERT_EQ(wrong, 0u);
+}
+
+template <class K>
+void check_pipelined_unique_by_key_layouts() {
+  using item = ::cuda::std::tuple<K, double>;
+  using tuning = fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, item>;
+  static_assert(tuning::has_pipelined_pairs());
+  scoped_stream stream;
+  at_pipelined_tile_edges<typename tuning::template pipelined_pairs_tuning<K, double>>([&](std::size_t n) {
+    const auto values = random_vector<double>(n, 5100 + n);
+    for (int layout = 0; layout < 6; ++layout) {
+      SCOPED_TRACE("layout " + std::to_string(layout));
+      const auto keys = keys_in_runs<K>(n, 5200 + n, layout);
+      check_pipelined_unique_by_key(keys, values, ::cuda::std::equal_to<K>{}, unique_target::aligned, stream.get());
+      check_pipelined_unique_by_key(keys, values, ::cuda::std::equal_to<K>{},
+                                    layout % 2 == 0 ? unique_target::in_place : unique_target::offset, stream.get());
+      if (layout == 2 || layout == 5)
+        check_pipelined_unique_by_key(keys, values, within_three_above{}, unique_target::aligned, stream.get());
+    }
+  });
+}
+
+TEST_F(pipelined_select, UniqueByKeyEveryRunLayoutAtTheTileEdges) {
+  FASTSCAN_REQUIRE_PIPELINED_PASS();
+  check_pipelined_unique_by_key_layouts<int>();
+  check_pipelined_unique_by_key_layouts<long long>();
 }
 
 // 2^31 items and more: the pipelined pass counts in 32 bits, so such calls take the select kernel.

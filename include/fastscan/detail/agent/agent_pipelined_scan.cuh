@@ -17,7 +17,7 @@
 // only). Every element is read once and written once; in-place calls are safe (a tile's input is in
 // shared memory before its output is written); the last tile may be partial. What a tile holds, how it
 // is copied, read as rows and stored: `Tiles` (pipelined_tiles.cuh: plain scans forward and backward,
-// scans by key).
+// scans by key, compaction by a predicate, unique_by_key).
 
 #include <fastscan/detail/agent/deterministic_lookback.cuh>
 #include <fastscan/detail/agent/pipelined_tiles.cuh>
@@ -75,6 +75,7 @@ struct agent_pipelined_scan {
     const int warp = static_cast<int>(threadIdx.x / 32);
     if (threadIdx.x == 0) {
       for (int i = 0; i < stages; ++i) {
+        Tiles::prepare(s.stage[i]);
         barrier_init(&s.full[i], 1);
         barrier_init(&s.empty[i], 32 * (reduce_warps + scan_warps));
       }

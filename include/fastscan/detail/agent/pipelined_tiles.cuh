@@ -7,6 +7,8 @@
 //   stage                    one tile's shared memory;
 //   input_bytes_per_item     what the size rule counts;
 //   aligned()                (host) whether the call's memory suits the bulk copies;
+//   prepare(stage)           by thread 0 before the pass, once a stage: what the stage holds before its
+//                            first tile;
 //   copy(stage, tile, valid, full)
 //                            by the producer thread: the tile's bulk copies on barrier `full`, having
 //                            written by itself what they cannot move;
@@ -32,6 +34,13 @@
 // selected item stored at its sum (in place is safe: a tile's items land at or before their own places,
 // after every earlier tile's copy has landed, which its carry depends on), and the total handed to the
 // host by the thread of the last item (agent/selected_count.cuh).
+// pipelined_unique_by_key_tiles: unique_by_key of (key, value) items from two arrays (arithmetic keys K,
+// values V of which two or more fill a 16-byte vector), compaction by the run heads of the keys (item i where i == 0
+// or !equal(item i-1, item i), the equality reading keys alone), into outputs apart from the inputs:
+// the keys always come into the stage with the key before the tile, the values only where the stage's
+// previous tile kept more than a quarter of its items; otherwise the scan warps read the values of the
+// tile's heads from the input. A row of heads whose place suits whole rows of the outputs is stored as
+// one access to each.
 
 #include <fastscan/detail/agent/selected_count.cuh>
 #include <fastscan/detail/agent/stage_ring.cuh>
@@ -40,6 +49,8 @@
 #include <fastscan/detail/warp/warp_by_key_rows.cuh>
 #include <fastscan/detail/warp/warp_segmented_vector_rows.cuh>
 #include <fastscan/detail/warp/warp_vector_rows.cuh>
+
+#include <cuda/std/tuple>
 
 #include <cstddef>
 #include <cstdint>
@@ -55,6 +66,21 @@ __device__ __forceinline__ unsigned whole_vector_bytes(int valid) {
 
 // A row of Vector elements as one 16-byte store to `out` (vector index `at`, negative going backward),
 // taken from its end where Reversed.
+// A row of Vector elements (8 or 16 bytes) as one store to `out`, aligned to the row's size.
+template <class T, int Vector>
+__device__ __forceinline__ void store_row_bits(T* out, T const (&row)[Vector]) {
+  if constexpr (sizeof(row) == 16) {
+    uint4 bits;
+    std::memcpy(&bits, row, sizeof(bits));
+    *reinterpret_cast<uint4*>(out) = bits;
+  } else {
+    static_assert(sizeof(row) == 8, "rows of 8 or 16 bytes");
+    uint2 bits;
+    std::memcpy(&bits, row, sizeof(bits));
+    *reinterpret_cast<uint2*>(out) = bits;
+  }
+}
+
 template <bool Reversed, class T, int Vector>
 __device__ __forceinline__ void store_row_vector(T* out, int at, T const (&row)[Vector]) {
   static_assert(Vector * sizeof(T) == 16, "rows are 16-byte vectors");
@@ -70,6 +96,32 @@ __device__ __forceinline__ void store_row_vector(T* out, int at, T const (&row)[
   reinterpret_cast<uint4*>(out)[at] = bits;
 }
 
+// A tile's keys in a stage's keys[lead + tile_items], with the key before the tile at keys[lead - 1]
+// past the first tile: the keys' bulk copy starts 16 bytes early. By the producer thread: the
+// constructor writes the elements beyond whole vectors itself; the caller expects bulk_bytes() on the
+// stage's barrier, then issues bulk_copy.
+template <class K>
+struct keys_with_lead {
+  static constexpr int lead = 16 / static_cast<int>(sizeof(K));
+  K* stage_keys;  // lead + tile_items slots
+  const K* keys;
+  int first;      // the first slot the bulk copy fills
+  unsigned bytes;
+
+  __device__ keys_with_lead(K* stage_keys_, const K* keys_, offset_t tile, offset_t base, int valid) : stage_keys(stage_keys_) {
+    const unsigned whole = whole_vector_bytes<K>(valid);
+    for (int e = static_cast<int>(whole / sizeof(K)); e < valid; ++e) stage_keys[lead + e] = keys_[base + e];
+    const int before = tile > 0 ? lead : 0;
+    first = lead - before;
+    keys = keys_ + base - before;
+    bytes = whole + static_cast<unsigned>(before * sizeof(K));
+  }
+  __device__ unsigned bulk_bytes() const { return bytes; }
+  __device__ void bulk_copy(std::uint64_t* full) const {
+    if (bytes > 0) bulk_copy_to_shared(stage_keys + first, keys, bytes, full);
+  }
+};
+
 template <class Tuning, class T, bool Backward>
 struct pipelined_plain_tiles {
   using value_type = T;
@@ -83,6 +135,7 @@ struct pipelined_plain_tiles {
 
   static constexpr bool reduces_into_stage = false;
   __device__ static bool absorbs_carry(maybe<T> const&) { return false; }
+  __device__ static void prepare(stage&) {}
 
   const T* input;  // going Backward, one past the last element of each
   T* output;
@@ -146,7 +199,7 @@ struct pipelined_by_key_tiles {
   static constexpr int tile_items = Tuning::tile_items;
   static constexpr int segment_items = Tuning::segment_items;
   static constexpr std::size_t input_bytes_per_item = sizeof(K) + sizeof(V);
-  static constexpr int key_lead = 16 / static_cast<int>(sizeof(K));  // keys before the tile's, for alignment
+  static constexpr int key_lead = keys_with_lead<K>::lead;
   struct stage {
     alignas(128) V values[tile_items];
     alignas(16) K keys[key_lead + tile_items];  // keys[key_lead - 1]: the key before the tile
@@ -154,6 +207,7 @@ struct pipelined_by_key_tiles {
 
   static constexpr bool reduces_into_stage = false;
   __device__ static bool absorbs_carry(maybe<value_type> const& before) { return before.valid && before.value.head; }
+  __device__ static void prepare(stage&) {}
 
   const K* keys;
   const V* values;
@@ -169,16 +223,12 @@ struct pipelined_by_key_tiles {
 
   __device__ void copy(stage& s, offset_t tile, int valid, std::uint64_t* full) const {
     const offset_t base = tile * tile_items;
-    const unsigned value_bytes = whole_vector_bytes<V>(valid), key_bytes = whole_vector_bytes<K>(valid);
+    const unsigned value_bytes = whole_vector_bytes<V>(valid);
     for (int e = static_cast<int>(value_bytes / sizeof(V)); e < valid; ++e) s.values[e] = values[base + e];
-    for (int e = static_cast<int>(key_bytes / sizeof(K)); e < valid; ++e) s.keys[key_lead + e] = keys[base + e];
-    // The keys' copy starts 16 bytes early (past the first tile), bringing the key before the tile.
-    const int lead = tile > 0 ? key_lead : 0;
-    const unsigned lead_bytes = static_cast<unsigned>(lead * sizeof(K));
-    barrier_arrive_expecting(full, value_bytes + key_bytes + lead_bytes);
+    const keys_with_lead<K> tile_keys{s.keys, keys, tile, base, valid};
+    barrier_arrive_expecting(full, value_bytes + tile_keys.bulk_bytes());
     if (value_bytes > 0) bulk_copy_to_shared(s.values, values + base, value_bytes, full);
-    if (key_bytes + lead_bytes > 0)
-      bulk_copy_to_shared(s.keys + key_lead - lead, keys + base - lead, key_bytes + lead_bytes, full);
+    tile_keys.bulk_copy(full);
   }
 
   template <scan_kind Kind>
@@ -232,6 +282,7 @@ struct pipelined_select_tiles {
   };
 
   __device__ static bool absorbs_carry(maybe<Count> const&) { return false; }
+  __device__ static void prepare(stage&) {}
 
   const T* input;
   T* output;
@@ -303,6 +354,155 @@ struct pipelined_select_tiles {
       for (int j = 0; j < vector; ++j) {
         const bool selected = (src.selected >> (r * vector + j)) & 1u;
         if (selected) output[local.rows[r][j]] = src.items[r][j];
+        if (holds_last && (r * 32 + lane) * vector + j == items - 1)
+          publish_selected_count(total, ticket, static_cast<offset_t>(local.rows[r][j]) + selected);
+      }
+    }
+  }
+};
+
+template <class Tuning, class K, class V, class Count, class Equal>
+struct pipelined_unique_by_key_tiles {
+  static constexpr int vector = Tuning::vector, rounds = Tuning::rounds;
+  using value_type = Count;
+  using rows = warp_vector_rows<Count, vector, rounds>;
+  using item_type = ::cuda::std::tuple<K, V>;
+  static constexpr int tile_items = Tuning::tile_items;
+  static constexpr int segment_items = Tuning::segment_items;
+  static constexpr std::size_t input_bytes_per_item = sizeof(K) + sizeof(V);
+  static constexpr bool reduces_into_stage = true;
+  static constexpr int key_lead = keys_with_lead<K>::lead;
+  static_assert(vector * sizeof(V) == 16 && rounds * vector <= 32, "rows of values are 16-byte vectors; a lane's flags one word");
+  // flags: a lane's flag word (bit r * vector + j: item j of its row in round r); heads: each segment's
+  // count, which the producer reads when the stage comes round again.
+  struct stage {
+    alignas(128) V values[tile_items];
+    alignas(16) K keys[key_lead + tile_items];  // keys[key_lead - 1]: the key before the tile
+    unsigned flags[Tuning::scan_warps][32];
+    Count heads[Tuning::scan_warps];
+    bool values_copied;
+  };
+
+  __device__ static bool absorbs_carry(maybe<Count> const&) { return false; }
+  // The first tiles take their values along (as after a dense tile).
+  __device__ static void prepare(stage& s) {
+    for (int i = 0; i < Tuning::scan_warps; ++i) s.heads[i] = static_cast<Count>(segment_items);
+  }
+
+  const K* keys;
+  const V* values;
+  K* keys_output;
+  V* values_output;
+  Equal equal;
+  offset_t n;
+  host_selected_count* total;
+  unsigned ticket;
+  bool rows_aligned;  // the outputs take whole rows at places that are multiples of `vector`
+
+  // The inputs' bulk copies need alignment; the stores are single items where rows are not aligned.
+  bool aligned() const {
+    return reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && reinterpret_cast<std::uintptr_t>(values) % 16 == 0;
+  }
+  static bool rows_fit(const K* keys_output, const V* values_output) {
+    return reinterpret_cast<std::uintptr_t>(keys_output) % (vector * sizeof(K)) == 0 &&
+           reinterpret_cast<std::uintptr_t>(values_output) % 16 == 0;
+  }
+
+  __device__ void copy(stage& s, offset_t tile, int valid, std::uint64_t* full) const {
+    const offset_t base = tile * tile_items;
+    Count heads_before = 0;  // the stage's previous tile's
+    for (int i = 0; i < Tuning::scan_warps; ++i) heads_before += s.heads[i];
+    const bool take_values = 4 * static_cast<long long>(heads_before) > tile_items;
+    s.values_copied = take_values;
+    const unsigned value_bytes = take_values ? whole_vector_bytes<V>(valid) : 0u;
+    if (take_values)
+      for (int e = static_cast<int>(value_bytes / sizeof(V)); e < valid; ++e) s.values[e] = values[base + e];
+    const keys_with_lead<K> tile_keys{s.keys, keys, tile, base, valid};
+    barrier_arrive_expecting(full, value_bytes + tile_keys.bulk_bytes());
+    if (value_bytes > 0) bulk_copy_to_shared(s.values, values + base, value_bytes, full);
+    tile_keys.bulk_copy(full);
+  }
+
+  // By a reduce warp: the heads' flag words left in the stage for the segment's scan warp (none past its
+  // items), the segment's count.
+  template <scan_kind Kind, class Op>
+  __device__ maybe<Count> reduce_segment(stage& s, offset_t tile, int segment, int items, Op const&) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const int first = segment * segment_items;
+    unsigned word = 0;
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+#pragma unroll
+      for (int j = 0; j < vector; ++j) {
+        const int i = (r * 32 + lane) * vector + j, e = first + i;
+        const bool head = i < items && ((tile == 0 && e == 0) ||
+                                        !static_cast<bool>(equal(item_type{s.keys[key_lead + e - 1], V{}},
+                                                                 item_type{s.keys[key_lead + e], V{}})));
+        word |= static_cast<unsigned>(head) << (r * vector + j);
+      }
+    }
+    s.flags[segment][lane] = word;
+    const Count count = static_cast<Count>(__reduce_add_sync(0xffffffffu, static_cast<unsigned>(__popc(word))));
+    if (lane == 0) s.heads[segment] = count;
+    return some<Count>(count);
+  }
+
+  // Rows of flags from the lane's word; the heads' keys and values taken into registers for the store
+  // (the values from the stage where they came with the tile, else from the input), as the stage is
+  // freed before the carry is known.
+  struct source {
+    K const* segment_keys;
+    V const* segment_values;  // in the stage or in the input
+    unsigned selected;
+    K keys[rounds][vector];
+    V values[rounds][vector];
+
+    __device__ __forceinline__ void load_row(int r, int lane, Count (&row)[vector]) {
+#pragma unroll
+      for (int j = 0; j < vector; ++j) {
+        const int i = (r * 32 + lane) * vector + j;
+        const bool head = (selected >> (r * vector + j)) & 1u;
+        row[j] = static_cast<Count>(head);
+        if (head) {
+          keys[r][j] = segment_keys[i];
+          values[r][j] = segment_values[i];
+        }
+      }
+    }
+  };
+
+  template <scan_kind Kind>
+  __device__ source segment(stage const& s, offset_t tile, int segment) const {
+    const int first = segment * segment_items;
+    return source{s.keys + key_lead + first, s.values_copied ? s.values + first : values + tile * tile_items + first,
+                  s.flags[segment][threadIdx.x % 32], {}, {}};
+  }
+
+  // local: the exclusive sums of the flags, the carry applied (the pass starts from 0).
+  template <scan_kind Kind, bool Partial>
+  __device__ __forceinline__ void store(offset_t tile, int segment, int items, source const& src,
+                                        typename rows::local_scan const& local) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const bool holds_last = tile * tile_items + segment * segment_items + items == n;
+    constexpr unsigned row_mask = (1u << vector) - 1;
+#pragma unroll
+    for (int r = 0; r < rounds; ++r) {
+      // A row of heads at a place of whole rows: one store each of its keys and its values.
+      if (rows_aligned && ((src.selected >> (r * vector)) & row_mask) == row_mask && local.rows[r][0] % vector == 0) {
+        store_row_bits(keys_output + local.rows[r][0], src.keys[r]);
+        store_row_bits(values_output + local.rows[r][0], src.values[r]);
+        const int row_first = (r * 32 + lane) * vector;
+        if (holds_last && (items - 1) / vector == r * 32 + lane)
+          publish_selected_count(total, ticket, static_cast<offset_t>(local.rows[r][0]) + (items - row_first));
+        continue;
+      }
+#pragma unroll
+      for (int j = 0; j < vector; ++j) {
+        const bool selected = (src.selected >> (r * vector + j)) & 1u;
+        if (selected) {
+          keys_output[local.rows[r][j]] = src.keys[r][j];
+          values_output[local.rows[r][j]] = src.values[r][j];
+        }
         if (holds_last && (r * 32 + lane) * vector + j == items - 1)
           publish_selected_count(total, ticket, static_cast<offset_t>(local.rows[r][j]) + selected);
       }

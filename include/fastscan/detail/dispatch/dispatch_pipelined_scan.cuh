@@ -1,7 +1,8 @@
 #pragma once
 // Host side of the pipelined single pass (agent_pipelined_scan.cuh): taken for the single-pass scans
 // whose memory suits it (plain scans of 4- and 8-byte arithmetic types, scans by key of 8-byte arithmetic
-// values with 4- or 8-byte arithmetic keys, all 16-byte aligned: pipelined_tiles.cuh), on sm_90 and
+// values with 4- or 8-byte arithmetic keys, all 16-byte aligned: pipelined_tiles.cuh) and for the
+// compactions built on them (dispatch_select.cuh), on sm_90 and
 // later, with a tuning that suits the device, for the calls it takes there (pipelined_scan_tuning::suits,
 // takes). The tuning's number of persistent blocks an SM.
 

@@ -19,6 +19,8 @@
 
 #include <cuda/std/functional>
 
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace fastscan::detail {
@@ -28,26 +30,92 @@ struct is_select_by_predicate : std::false_type {};
 template <class Pred>
 struct is_select_by_predicate<select_by_predicate<Pred>> : std::true_type {};
 
-// The pipelined single pass for a selection by predicate between contiguous arrays, where the tuning's
-// rules take the call on this device (tuning_select.cuh, dispatch_pipelined_scan.cuh); `taken` says
-// whether it did.
+// A zip of two contiguous arrays whose items are T.
+template <class It, class T>
+constexpr bool zip_of_two_arrays_of() {
+  if constexpr (zip_of_two<It>::value)
+    return std::is_same_v<T, ::cuda::std::tuple<typename zip_of_two<It>::first, typename zip_of_two<It>::second>>;
+  else return false;
+}
+template <class It, class T>
+constexpr bool is_zip_of_two_arrays_of = zip_of_two_arrays_of<It, T>();
+
+// unique_by_key's selector: run heads by an equality of the items' first components alone.
+template <class Selector>
+struct is_run_heads_of_keys : std::false_type {};
+template <class EqualOp>
+struct is_run_heads_of_keys<select_run_heads<EqualOp>> : std::bool_constant<select_run_heads<EqualOp>::first_components_only> {};
+
+// A compaction on the pipelined single pass of `Pipelined` tuning, counted in Count, where its rules take
+// the call on this device (dispatch_pipelined_scan.cuh); `taken` says whether it did. make_tiles(total,
+// ticket) gives the pass's Tiles (pipelined_tiles.cuh) with the host's count slot.
+template <class Pipelined, class Count, class MakeTiles>
+cudaError_t dispatch_pipelined_compaction(temp_arena& arena, MakeTiles const& make_tiles, offset_t n, cudaStream_t stream,
+                                          bool& taken, offset_t& selected) {
+  taken = false;
+  host_selected_count* total = nullptr;
+  unsigned ticket = 0;
+  if (!arena.measuring()) FASTSCAN_CUDA_TRY(host_count_slot::get(total, ticket));
+  FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<Pipelined, scan_kind::exclusive>(
+      arena, make_tiles(total, ticket), n, ::cuda::std::plus<Count>{}, some<Count>(0), stream, taken)));
+  if (!taken || arena.measuring()) return cudaSuccess;
+  return wait_for_count_after_launch(arena, total, ticket, stream, selected);
+}
+
+// The pipelined single pass for a selection by predicate between contiguous arrays (tuning_select.cuh).
 template <class Tuning, class InputIt, class Pred, class SelectedIt>
 cudaError_t dispatch_pipelined_select(temp_arena& arena, InputIt input, select_by_predicate<Pred> const& selector,
                                       SelectedIt selected_out, offset_t n, cudaStream_t stream, bool& taken,
                                       offset_t& selected) {
   using T = thrust::detail::it_value_t<InputIt>;
   using count_t = typename Tuning::pipelined_count;
+  using pipelined = typename Tuning::pipelined_tuning;
   taken = false;
   if (n >= Tuning::pipelined_max_items) return cudaSuccess;
-  host_selected_count* total = nullptr;
-  unsigned ticket = 0;
-  if (!arena.measuring()) FASTSCAN_CUDA_TRY(host_count_slot::get(total, ticket));
-  const pipelined_select_tiles<typename Tuning::pipelined_tuning, T, count_t, Pred> io{
-      thrust::raw_pointer_cast(&*input), thrust::raw_pointer_cast(&*selected_out), selector.pred, n, total, ticket};
-  FASTSCAN_CUDA_TRY((dispatch_pipelined_scan<typename Tuning::pipelined_tuning, scan_kind::exclusive>(
-      arena, io, n, ::cuda::std::plus<count_t>{}, some<count_t>(0), stream, taken)));
-  if (!taken || arena.measuring()) return cudaSuccess;
-  return wait_for_count_after_launch(arena, total, ticket, stream, selected);
+  const auto make_tiles = [&](host_selected_count* total, unsigned ticket) {
+    return pipelined_select_tiles<pipelined, T, count_t, Pred>{thrust::raw_pointer_cast(&*input),
+                                                               thrust::raw_pointer_cast(&*selected_out), selector.pred,
+                                                               n, total, ticket};
+  };
+  return dispatch_pipelined_compaction<pipelined, count_t>(arena, make_tiles, n, stream, taken, selected);
+}
+
+// The pipelined single pass for unique_by_key between zips of two contiguous arrays (tuning_select.cuh).
+template <class Tuning, class InputIt, class EqualOp, class SelectedIt>
+cudaError_t dispatch_pipelined_unique_by_key(temp_arena& arena, InputIt input, select_run_heads<EqualOp> const& selector,
+                                             SelectedIt selected_out, offset_t n, cudaStream_t stream, bool& taken,
+                                             offset_t& selected) {
+  using key_t = typename zip_of_two<InputIt>::first;
+  using value_t = typename zip_of_two<InputIt>::second;
+  using count_t = typename Tuning::pipelined_count;
+  using pipelined = typename Tuning::template pipelined_pairs_tuning<key_t, value_t>;
+  taken = false;
+  if (n >= Tuning::pipelined_max_items) return cudaSuccess;
+  // In place (or any output overlapping an input) takes the select kernel, which reads every value of
+  // a tile before publishing its count.
+  const auto overlaps = [n](const void* a, std::size_t a_size, const void* b, std::size_t b_size) {
+    const auto a_first = reinterpret_cast<std::uintptr_t>(a), b_first = reinterpret_cast<std::uintptr_t>(b);
+    return a_first < b_first + n * b_size && b_first < a_first + n * a_size;
+  };
+  const void* inputs[] = {zip_array<0>(input), zip_array<1>(input)};
+  const void* outputs[] = {zip_array<0>(selected_out), zip_array<1>(selected_out)};
+  const std::size_t sizes[] = {sizeof(key_t), sizeof(value_t)};
+  for (int i = 0; i < 2; ++i)
+    for (int o = 0; o < 2; ++o)
+      if (overlaps(inputs[i], sizes[i], outputs[o], sizes[o])) return cudaSuccess;
+  using tiles_t = pipelined_unique_by_key_tiles<pipelined, key_t, value_t, count_t, EqualOp>;
+  const auto make_tiles = [&](host_selected_count* total, unsigned ticket) {
+    return tiles_t{zip_array<0>(input),
+                   zip_array<1>(input),
+                   zip_array<0>(selected_out),
+                   zip_array<1>(selected_out),
+                   selector.equal,
+                   n,
+                   total,
+                   ticket,
+                   tiles_t::rows_fit(zip_array<0>(selected_out), zip_array<1>(selected_out))};
+  };
+  return dispatch_pipelined_compaction<pipelined, count_t>(arena, make_tiles, n, stream, taken, selected);
 }
 
 // Selects the items of [input, input + n) that `selector` picks into selected_out, in order, and the
@@ -63,6 +131,14 @@ cudaError_t dispatch_select(temp_arena& arena, InputIt input, Selector selector,
     bool taken = false;
     FASTSCAN_CUDA_TRY(
         (dispatch_pipelined_select<tuning>(arena, input, selector, selected_out, n, stream, taken, selected)));
+    if (taken) return cudaSuccess;
+  }
+  if constexpr (tuning::has_pipelined_pairs() && is_run_heads_of_keys<Selector>::value &&
+                std::is_same_v<RejectedIt, no_output> && is_zip_of_two_arrays_of<InputIt, T> &&
+                is_zip_of_two_arrays_of<SelectedIt, T>) {
+    bool taken = false;
+    FASTSCAN_CUDA_TRY(
+        (dispatch_pipelined_unique_by_key<tuning>(arena, input, selector, selected_out, n, stream, taken, selected)));
     if (taken) return cudaSuccess;
   }
   offset_t tiles = 0;

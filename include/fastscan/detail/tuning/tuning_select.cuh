@@ -21,6 +21,8 @@ struct pair_item {
 template <class A, class B>
 struct pair_item<::cuda::std::tuple<A, B>> {
   static constexpr bool value = true;
+  using first = A;
+  using second = B;
   static constexpr int widest = sizeof(A) > sizeof(B) ? static_cast<int>(sizeof(A)) : static_cast<int>(sizeof(B));
 };
 
@@ -69,6 +71,25 @@ struct select_shape {
   using pipelined_tuning = pipelined_scan_tuning<T, 32768, 6, 8, 4, multi_block::single_pass, 1, memory_class::fast>;
   using pipelined_count = int;
   static constexpr offset_t pipelined_max_items = offset_t{1} << 31;
+
+  // unique_by_key's pairs of 4- or 8-byte arithmetic keys and 8-byte arithmetic values from 16-byte
+  // aligned arrays into arrays apart from them, with the same rules: the pipelined pass over the keys'
+  // run heads (pipelined_unique_by_key_tiles) in the scans by key's tile, 16 KiB of values with their
+  // keys; two blocks an SM of four stages (4-byte keys; one block's tile hand-offs set the rate, as for
+  // the scans by key), one block of six (8-byte keys).
+  static constexpr bool has_pipelined_pairs() {
+    if constexpr (pair_item<T>::value) {
+      using key_t = typename pair_item<T>::first;
+      using value_t = typename pair_item<T>::second;
+      if constexpr (BlockScans::template has_pipelined_tuning<value_t>)
+        return BlockScans::template has_pipelined_by_key_tuning<key_t, value_t>;
+    }
+    return false;
+  }
+  template <class K, class V>
+  using pipelined_pairs_tuning =
+      pipelined_scan_tuning<V, 16384, sizeof(K) == 4 ? 4 : 6, 8, 4, multi_block::single_pass, sizeof(K) == 4 ? 2 : 1,
+                            memory_class::fast, 5>;
 };
 
 // An algorithm's compaction tuning: its family's shape, so that the single-pass, deterministic and
