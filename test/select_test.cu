@@ -632,6 +632,46 @@ TEST_F(pipelined_select, UniqueByKeyEveryRunLayoutAtTheTileEdges) {
   check_pipelined_unique_by_key_layouts<long long>();
 }
 
+// Host side: which unique_by_key pairs have the pipelined pass, its shape by key width, the devices and
+// calls it takes (the fast memory class, past five eighths of the L2), and that its blocks an SM
+// together fit a block's opt-in shared memory on both GPUs' facts (where one did not, the pass would
+// never run; where they did not, fewer would be resident).
+template <class K, class V, class Algorithm = fastscan::detail::matrix_drivers::single_pass>
+constexpr bool unique_by_key_has_pipelined_pass =
+    fastscan::detail::select_tuning<Algorithm, ::cuda::std::tuple<K, V>>::has_pipelined_pairs();
+
+template <class K>
+void expect_unique_by_key_pipelined_shape(int blocks_per_sm, int stages) {
+  using fastscan::detail::device_facts;
+  using tuning = fastscan::detail::select_tuning<fastscan::detail::matrix_drivers::single_pass, ::cuda::std::tuple<K, double>>;
+  using pipelined = typename tuning::template pipelined_pairs_tuning<K, double>;
+  using tiles = fastscan::detail::pipelined_unique_by_key_tiles<pipelined, K, double, typename tuning::pipelined_count,
+                                                                ::cuda::std::equal_to<K>>;
+  using storage = typename fastscan::detail::agent_pipelined_scan<pipelined, tiles>::shared_storage;
+  const device_facts h100 = h100_facts(), h200 = h200_facts();
+  EXPECT_EQ(pipelined::blocks_per_sm, blocks_per_sm);
+  EXPECT_EQ(pipelined::stages, stages);
+  EXPECT_EQ(pipelined::tile_items, 2048);
+  EXPECT_TRUE(pipelined::suits(h200));
+  EXPECT_FALSE(pipelined::suits(h100));
+  EXPECT_TRUE(pipelined::takes(h200.l2_bytes / 8 * 5 + 1, h200));
+  EXPECT_FALSE(pipelined::takes(h200.l2_bytes / 8 * 5, h200));
+  EXPECT_LE(sizeof(storage) * pipelined::blocks_per_sm, h200.shared_per_block_opt_in);
+  EXPECT_LE(sizeof(storage), h100.shared_per_block_opt_in);
+}
+
+TEST(PipelinedUniqueByKey, PairsShapesAndDevices) {
+  static_assert(unique_by_key_has_pipelined_pass<int, double> && unique_by_key_has_pipelined_pass<long long, double> &&
+                unique_by_key_has_pipelined_pass<unsigned, std::uint64_t> && unique_by_key_has_pipelined_pass<float, double>);
+  static_assert(!unique_by_key_has_pipelined_pass<int, float> && !unique_by_key_has_pipelined_pass<std::int16_t, double> &&
+                !unique_by_key_has_pipelined_pass<int, affine> &&
+                !unique_by_key_has_pipelined_pass<int, double, fastscan::detail::blelloch_drivers::single_pass>);
+  // A family's policies share their compaction kernels (integer counts: the same answer from each).
+  static_assert(unique_by_key_has_pipelined_pass<int, double, fastscan::detail::matrix_drivers::deterministic>);
+  expect_unique_by_key_pipelined_shape<int>(2, 4);
+  expect_unique_by_key_pipelined_shape<long long>(1, 6);
+}
+
 // 2^31 items and more: the pipelined pass counts in 32 bits, so such calls take the select kernel.
 struct every_4096th_of_uint {
   __host__ __device__ bool operator()(std::uint32_t x) const { return x % 4096 == 4095; }
