@@ -64,8 +64,6 @@ __device__ __forceinline__ unsigned whole_vector_bytes(int valid) {
   return static_cast<unsigned>(valid * sizeof(T)) / 16 * 16;
 }
 
-// A row of Vector elements as one 16-byte store to `out` (vector index `at`, negative going backward),
-// taken from its end where Reversed.
 // A row of Vector elements (8 or 16 bytes) as one store to `out`, aligned to the row's size.
 template <class T, int Vector>
 __device__ __forceinline__ void store_row_bits(T* out, T const (&row)[Vector]) {
@@ -81,6 +79,8 @@ __device__ __forceinline__ void store_row_bits(T* out, T const (&row)[Vector]) {
   }
 }
 
+// A row of Vector elements as one 16-byte store to `out` (vector index `at`, negative going backward),
+// taken from its end where Reversed.
 template <bool Reversed, class T, int Vector>
 __device__ __forceinline__ void store_row_vector(T* out, int at, T const (&row)[Vector]) {
   static_assert(Vector * sizeof(T) == 16, "rows are 16-byte vectors");

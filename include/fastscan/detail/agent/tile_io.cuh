@@ -97,13 +97,22 @@ __host__ __device__ auto zip_array(It const& input) {
   return thrust::raw_pointer_cast(&*::cuda::std::get<Component>(input.get_iterator_tuple()));
 }
 
+// A zip of two contiguous memories whose items are T.
+template <class It, class T>
+constexpr bool zip_of_two_arrays_of() {
+  if constexpr (zip_of_two<It>::value)
+    return std::is_same_v<T, ::cuda::std::tuple<typename zip_of_two<It>::first, typename zip_of_two<It>::second>>;
+  else return false;
+}
+template <class It, class T>
+constexpr bool is_zip_of_two_arrays_of = zip_of_two_arrays_of<It, T>();
+
 template <class It, class T, int Vector>
 constexpr bool zip_vector_memory_of() {
-  if constexpr (zip_of_two<It>::value) {
+  if constexpr (is_zip_of_two_arrays_of<It, T>) {
     using first = typename zip_of_two<It>::first;
     using second = typename zip_of_two<It>::second;
-    return std::is_same_v<T, ::cuda::std::tuple<first, second>> && chunk_movable<first, Vector> &&
-           chunk_movable<second, Vector> && std::is_default_constructible_v<first> &&
+    return chunk_movable<first, Vector> && chunk_movable<second, Vector> && std::is_default_constructible_v<first> &&
            std::is_default_constructible_v<second>;
   } else {
     return false;

@@ -30,16 +30,6 @@ struct is_select_by_predicate : std::false_type {};
 template <class Pred>
 struct is_select_by_predicate<select_by_predicate<Pred>> : std::true_type {};
 
-// A zip of two contiguous arrays whose items are T.
-template <class It, class T>
-constexpr bool zip_of_two_arrays_of() {
-  if constexpr (zip_of_two<It>::value)
-    return std::is_same_v<T, ::cuda::std::tuple<typename zip_of_two<It>::first, typename zip_of_two<It>::second>>;
-  else return false;
-}
-template <class It, class T>
-constexpr bool is_zip_of_two_arrays_of = zip_of_two_arrays_of<It, T>();
-
 // unique_by_key's selector: run heads by an equality of the items' first components alone.
 template <class Selector>
 struct is_run_heads_of_keys : std::false_type {};
