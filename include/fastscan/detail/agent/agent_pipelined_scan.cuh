@@ -10,7 +10,11 @@
 //                compaction's also leave each item's flag in the stage for the scan warps);
 //   then         scan warps, one segment of the tile each: as its copy lands, the matrix scan with
 //                rows of one vector (the Tiles' rows: warp_vector_rows.cuh or its segmented flavour) up
-//                to the carry, free the stage, wait for the segment totals and the carry, store.
+//                to the carry, free the stage, wait for the segment totals and the carry, store. With a
+//                carry lag (inclusive scans whose Tiles park), a segment whose results need the carry is
+//                parked in its stage, scanned up to it, and stored, the stage freed, once the warp has
+//                scanned the next carry_lag tiles: the carries' look-back latency overlaps the scans of
+//                later tiles rather than holding each scan warp.
 // A tile's number, aggregate, segment totals and carry live in a ring of metadata slots (twice the
 // stages) with barriers of their own: freeing a stage frees none of them. Every lane that reads a stage
 // or a slot arrives on the barrier that frees it (an mbarrier arrival releases its own thread's accesses
@@ -56,6 +60,7 @@ struct agent_pipelined_scan {
     std::uint64_t reduced[slots]; // the slot's tile, size, aggregate and segment totals are written
     std::uint64_t carried[slots]; // the slot's carry is written
     std::uint64_t marked[slots];  // every reduce lane has left its findings in the stage (reduces_into_stage)
+                                  // or is done reading it (a lagging scan that parks there)
     offset_t stage_tile[stages];  // the tile the producer copied there; -1: no more tiles
     offset_t tile[slots];
     T aggregate[slots];
@@ -68,6 +73,9 @@ struct agent_pipelined_scan {
 
   static constexpr int producer_warp = 0, lookback_warp = 1, first_reduce_warp = 2,
                        first_scan_warp = 2 + reduce_warps;
+  // Whether the scan warps of a scan of this kind park segments and lag their tiles' carries.
+  template <scan_kind Kind>
+  static constexpr bool lags = Tuning::carry_lag > 0 && Kind == scan_kind::inclusive && Tiles::parks;
 
   template <scan_kind Kind, class Op>
   __device__ static void run(shared_storage& s, Tiles const& io, offset_t n, offset_t tiles, Op const& op,
@@ -165,7 +173,7 @@ struct agent_pipelined_scan {
           s.segment_has_total[slot][segment] = total.valid;
         }
       }
-      if constexpr (Tiles::reduces_into_stage) barrier_arrive(&s.marked[slot]);  // each lane for its own writes
+      if constexpr (Tiles::reduces_into_stage || lags<Kind>) barrier_arrive(&s.marked[slot]);  // each lane, its own accesses
       barrier_arrive(&s.empty[stage]);  // each lane for its own reads: the release covers no other lane's
       asm volatile("bar.sync 1, %0;" ::"r"(32 * reduce_warps) : "memory");
       if (reduce_warp == 0 && lane == 0) {
@@ -206,6 +214,12 @@ struct agent_pipelined_scan {
 
   template <scan_kind Kind, class Op>
   __device__ static void scan_tiles(shared_storage& s, Tiles const& io, int segment, offset_t n, Op const& op) {
+    if constexpr (lags<Kind>) scan_tiles_lagged<Kind>(s, io, segment, n, op);
+    else scan_tiles_in_turn<Kind>(s, io, segment, n, op);
+  }
+
+  template <scan_kind Kind, class Op>
+  __device__ static void scan_tiles_in_turn(shared_storage& s, Tiles const& io, int segment, offset_t n, Op const& op) {
     for (int k = 0;; ++k) {
       const int stage = k % stages, slot = k % slots;
       barrier_wait(&s.full[stage], (k / stages) & 1);  // the segment totals are awaited after the local scan
@@ -246,6 +260,87 @@ struct agent_pipelined_scan {
     }
     rows::template finish<Kind>(local, carry, op);
     io.template store<Kind, Partial>(tile, segment, items, source, local);
+  }
+
+  // The scan warps with a carry lag: parked[i] holds, for use k - carry_lag + i, how many elements at the
+  // segment's start take the carry (0: none, the stage already freed; -1: no such use). A stage is freed
+  // at the latest carry_lag uses after its own, before the warp waits for a later stage (carry_lag < stages).
+  template <scan_kind Kind, class Op>
+  __device__ static void scan_tiles_lagged(shared_storage& s, Tiles const& io, int segment, offset_t n, Op const& op) {
+    constexpr int lag = Tuning::carry_lag;
+    int parked[lag];
+#pragma unroll
+    for (int i = 0; i < lag; ++i) parked[i] = -1;
+    for (int k = 0;; ++k) {
+      const int stage = k % stages, slot = k % slots;
+      barrier_wait(&s.full[stage], (k / stages) & 1);
+      const offset_t tile = s.stage_tile[stage];
+      settle(s, io, k - lag, segment, n, parked[0]);
+#pragma unroll
+      for (int i = 0; i + 1 < lag; ++i) parked[i] = parked[i + 1];
+      parked[lag - 1] = 0;
+      if (tile < 0) {
+#pragma unroll
+        for (int i = 0; i + 1 < lag; ++i) settle(s, io, k - lag + 1 + i, segment, n, parked[i]);
+        return;
+      }
+      if constexpr (Tiles::reduces_into_stage) barrier_wait(&s.marked[slot], (k / slots) & 1);
+      const int items = segment_items_of(static_cast<int>(tile_valid(tile, n)), segment);
+      auto source = io.template segment<Kind>(s.stage[stage], tile, segment);
+      if (items == segment_items) {
+        parked[lag - 1] = scan_segment_or_park<false, Kind>(s, io, stage, slot, k, tile, segment, source, items, op);
+      } else if (items > 0) {
+        parked[lag - 1] = scan_segment_or_park<true, Kind>(s, io, stage, slot, k, tile, segment, source, items, op);
+      } else {
+        barrier_arrive(&s.empty[stage]);
+      }
+    }
+  }
+
+  // Use k's segment after its lag: a parked one stored; every phase of the slot's carry barrier awaited,
+  // as in the scan without a lag, so that none completes twice unobserved.
+  __device__ static void settle(shared_storage& s, Tiles const& io, int k, int segment, offset_t n, int parked) {
+    if (parked > 0) store_parked(s, io, k, segment, n, parked);
+    else if (parked == 0) barrier_wait(&s.carried[k % slots], (k / slots) & 1);
+  }
+
+  // One scan warp's segment of use k with a carry lag: scanned up to the tile's segments before it; stored
+  // at once (the stage freed) where no result needs the carry, else parked in the stage. Returns how
+  // many elements at its start take the carry (0: stored).
+  template <bool Partial, scan_kind Kind, class Source, class Op>
+  __device__ __forceinline__ static int scan_segment_or_park(shared_storage& s, Tiles const& io, int stage, int slot, int k,
+                                                             offset_t tile, int segment, Source& source, int items,
+                                                             Op const& op) {
+    typename rows::local_scan local;
+    rows::template scan_local<Partial>(source, items, op, local);
+    barrier_wait(&s.reduced[slot], (k / slots) & 1);  // the segment totals
+    // The reduce warps' reads of the stage, which a park overwrites (complete before the totals: no wait).
+    if constexpr (!Tiles::reduces_into_stage) barrier_wait(&s.marked[slot], (k / slots) & 1);
+    maybe<T> before = none<T>();
+    for (int j = 0; j < segment; ++j)
+      before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
+    const int open = Tiles::absorbs_carry(before) ? 0 : rows::leading_without_head(local);
+    rows::template finish<Kind>(local, before, op);
+    if (open == 0) {
+      barrier_arrive(&s.empty[stage]);
+      io.template store<Kind, Partial>(tile, segment, items, source, local);
+    } else {
+      io.park(s.stage[stage], segment, local);
+    }
+    return open;
+  }
+
+  // Use k's parked segment: its tile's carry awaited and folded into its first `open` elements, stored,
+  // the stage freed.
+  __device__ static void store_parked(shared_storage& s, Tiles const& io, int k, int segment, offset_t n, int open) {
+    const int stage = k % stages, slot = k % slots;
+    barrier_wait(&s.carried[slot], (k / slots) & 1);
+    const maybe<T> carry{s.carry[slot], s.has_carry[slot]};
+    const offset_t tile = s.stage_tile[stage];
+    const int items = segment_items_of(static_cast<int>(tile_valid(tile, n)), segment);
+    if (items == segment_items) io.template store_parked<false>(s.stage[stage], tile, segment, items, carry, open);
+    else io.template store_parked<true>(s.stage[stage], tile, segment, items, carry, open);
+    barrier_arrive(&s.empty[stage]);
   }
 
   __device__ static int segment_items_of(int valid, int segment) {

@@ -22,6 +22,11 @@
 //                            reduce_segment<Kind>(stage, tile, segment, items, op), which may leave what
 //                            it found in the stage for the segment's scan warp (that warp then reads
 //                            the segment only after the tile's reduction).
+//   parks                    whether an inclusive scan's warp may park a segment's rows, scanned up to the
+//                            tile's carry, in the stage and store them once the carry is known:
+//                            park(stage, segment, local), then
+//                            store_parked<Partial>(stage, tile, segment, items, carry, open), which
+//                            folds the carry into the segment's first `open` elements.
 // pipelined_plain_tiles: a scan of arithmetic T between 16-byte aligned memories, forward or backward
 // (input and output point one past the range's last element: tile t is the t-th tile going down from
 // the end, held at its stage's end so that its whole vectors stay aligned).
@@ -134,6 +139,7 @@ struct pipelined_plain_tiles {
   };
 
   static constexpr bool reduces_into_stage = false;
+  static constexpr bool parks = false;
   __device__ static bool absorbs_carry(maybe<T> const&) { return false; }
   __device__ static void prepare(stage&) {}
 
@@ -206,6 +212,7 @@ struct pipelined_by_key_tiles {
   };
 
   static constexpr bool reduces_into_stage = false;
+  static constexpr bool parks = true;
   __device__ static bool absorbs_carry(maybe<value_type> const& before) { return before.valid && before.value.head; }
   __device__ static void prepare(stage&) {}
 
@@ -233,6 +240,41 @@ struct pipelined_by_key_tiles {
 
   template <scan_kind Kind>
   using source = by_key_rows_source<Kind, V, K, Tuning::vector, Tuning::rounds, Pred, Op>;
+
+  // The segment's rows back where they came from in the stage's values (the reduce warps are done with
+  // them once the tile's aggregate is out).
+  __device__ __forceinline__ void park(stage& s, int segment, typename rows::local_scan const& local) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    V* parked = s.values + segment * segment_items;
+#pragma unroll
+    for (int r = 0; r < Tuning::rounds; ++r) store_row_vector<false>(parked, r * 32 + lane, local.rows[r]);
+  }
+
+  template <bool Partial>
+  __device__ __forceinline__ void store_parked(stage const& s, offset_t tile, int segment, int items,
+                                               maybe<value_type> const& carry, int open) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const uint4* parked = reinterpret_cast<const uint4*>(s.values + segment * segment_items);
+    V* out = output + tile * tile_items + segment * segment_items;
+#pragma unroll
+    for (int r = 0; r < Tuning::rounds; ++r) {
+      const uint4 bits = parked[r * 32 + lane];
+      V row[Tuning::vector];
+      std::memcpy(row, &bits, sizeof(bits));
+#pragma unroll
+      for (int j = 0; j < Tuning::vector; ++j)
+        if (carry.valid && (r * 32 + lane) * Tuning::vector + j < open) row[j] = static_cast<V>(op(carry.value.value, row[j]));
+      if constexpr (!Partial) {
+        store_row_vector<false>(out, r * 32 + lane, row);
+      } else {
+#pragma unroll
+        for (int j = 0; j < Tuning::vector; ++j) {
+          const int e = (r * 32 + lane) * Tuning::vector + j;
+          if (e < items) out[e] = row[j];
+        }
+      }
+    }
+  }
 
   template <scan_kind Kind>
   __device__ source<Kind> segment(stage const& s, offset_t tile, int segment) const {
@@ -274,6 +316,7 @@ struct pipelined_select_tiles {
   static constexpr int segment_items = Tuning::segment_items;
   static constexpr std::size_t input_bytes_per_item = sizeof(T);
   static constexpr bool reduces_into_stage = true;
+  static constexpr bool parks = false;
   static_assert(rounds * vector == 32, "a lane's flags make one word");
   // A lane's flag word: bit r * vector + j flags item j of its row in round r.
   struct stage {
@@ -371,6 +414,7 @@ struct pipelined_unique_by_key_tiles {
   static constexpr int segment_items = Tuning::segment_items;
   static constexpr std::size_t input_bytes_per_item = sizeof(K) + sizeof(V);
   static constexpr bool reduces_into_stage = true;
+  static constexpr bool parks = false;
   static constexpr int key_lead = keys_with_lead<K>::lead;
   static_assert(vector * sizeof(V) == 16 && rounds * vector <= 32, "rows of values are 16-byte vectors; a lane's flags one word");
   // flags: a lane's flag word (bit r * vector + j: item j of its row in round r); heads: each segment's

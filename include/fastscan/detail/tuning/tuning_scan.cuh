@@ -35,9 +35,12 @@ namespace fastscan::detail {
 // aggregates: deterministic_lookback.cuh). BlocksPerSm persistent blocks an SM, each with its own rings;
 // Memory: the devices it is taken on (tuning_common.cuh); FastMemoryL2Eighths: on devices of the fast
 // memory class, the share of the L2 (in eighths) past which a call takes the pass (takes, below).
+// CarryLag: how many tiles a scan warp may leave parked in their stages, scanned up to their carries,
+// before it waits for the oldest one's carry (inclusive scans whose Tiles park; 0: it waits for each
+// tile's carry before it takes the next).
 template <class T, int StageBytes, int Stages, int ScanWarps, int ReduceWarps,
           multi_block Strategy = multi_block::single_pass, int BlocksPerSm = 1, memory_class Memory = memory_class::any,
-          int FastMemoryL2Eighths = 4>
+          int FastMemoryL2Eighths = 4, int CarryLag = 0>
 struct pipelined_scan_tuning {
   static constexpr multi_block strategy = Strategy;
   static constexpr int blocks_per_sm = BlocksPerSm;
@@ -51,11 +54,13 @@ struct pipelined_scan_tuning {
   static constexpr int tile_items = scan_warps * segment_items;
   static constexpr int threads = 32 * (2 + reduce_warps + scan_warps);
   static constexpr int metadata_slots = 2 * stages;
+  static constexpr int carry_lag = CarryLag;
   // The deterministic look-back's groups folded from tile aggregates (deterministic_lookback.cuh): two,
   // as this pass has more tiles in flight than the one-tile-a-block pass, whose look-back folds one
   // (bench/PERFORMANCE.md).
   static constexpr int deterministic_folded_groups = 2;
   static_assert(rounds * ScanWarps * 32 * 16 == StageBytes && ScanWarps % ReduceWarps == 0, "a tile splits evenly");
+  static_assert(CarryLag < Stages, "a parked tile's stage is freed before its scan warps wait for a later stage");
 
   // Calls whose input exceeds the device's L2: a safe threshold rather than the crossover. On data
   // from DRAM the pipelined pass is ahead from 8-16 MiB, but inputs the previous call left in the L2
@@ -151,8 +156,9 @@ struct matrix_algorithm {
   // the same pass over values with heads beside them, 16 KiB of values a tile with their keys, in eight
   // stages (4-byte keys) or six. Larger or smaller tiles measured slower on both GPUs. With 4-byte keys
   // on devices of the fast memory class, where one block's tile hand-offs rather than the memory set the
-  // rate: two blocks an SM of four stages each (8-byte keys, at the memory's limit already, measured
-  // faster with one block; the other class keeps the shape measured on it).
+  // rate: two blocks an SM of four stages each, whose inclusive scans' scan warps park up to two tiles
+  // before they wait for a carry (8-byte keys, at the memory's limit already, measured faster with one
+  // block; the other class keeps the shape measured on it).
   template <class K, class V>
   static constexpr bool has_pipelined_by_key_tuning = has_pipelined_tuning<V> && Strategy == multi_block::single_pass &&
                                                       sizeof(V) == 8 && std::is_arithmetic_v<K> &&
@@ -164,7 +170,7 @@ struct matrix_algorithm {
   static constexpr bool has_pipelined_by_key_fast_memory_tuning = has_pipelined_by_key_tuning<K, V> && sizeof(K) == 4;
   template <class K, class V>
   using pipelined_by_key_fast_memory_tuning =
-      pipelined_scan_tuning<V, 16384, 4, 8, 4, multi_block::single_pass, 2, memory_class::fast, 5>;
+      pipelined_scan_tuning<V, 16384, 4, 8, 4, multi_block::single_pass, 2, memory_class::fast, 5, 2>;
 
   // Single-pass scans by key of 8-byte values: 96 threads x 96 bytes (12 values a thread); the keys'
   // registers and the smaller tile's lower latency outweigh its extra look-backs.

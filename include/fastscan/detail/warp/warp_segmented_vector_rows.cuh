@@ -110,6 +110,22 @@ struct warp_segmented_vector_rows {
     }
   }
 
+  // The segment's elements before its first head (all of its rows' elements where it has none), in every
+  // lane: those whose results a carry into the segment changes.
+  __device__ __forceinline__ static int leading_without_head(local_scan const& s) {
+#pragma unroll
+    for (int r = 0; r < Rounds; ++r) {
+      const unsigned row_heads = (s.heads >> (r * Vector)) & ((1u << Vector) - 1);
+      const unsigned lanes = __ballot_sync(0xffffffffu, row_heads != 0);
+      if (lanes != 0) {
+        const int first = __ffs(static_cast<int>(lanes)) - 1;
+        const unsigned first_heads = __shfl_sync(0xffffffffu, row_heads, first);
+        return (r * 32 + first) * Vector + __ffs(static_cast<int>(first_heads)) - 1;
+      }
+    }
+    return Rounds * 32 * Vector;
+  }
+
   // Each row from its prefix (the carry, the earlier rounds, the earlier rows of its round), up to its
   // first head. Rows become the scan's results of the given kind; an exclusive result with nothing
   // before it keeps whatever it held (a head: the caller writes the init there).
