@@ -264,15 +264,7 @@ struct pipelined_by_key_tiles {
 #pragma unroll
       for (int j = 0; j < Tuning::vector; ++j)
         if (carry.valid && (r * 32 + lane) * Tuning::vector + j < open) row[j] = static_cast<V>(op(carry.value.value, row[j]));
-      if constexpr (!Partial) {
-        store_row_vector<false>(out, r * 32 + lane, row);
-      } else {
-#pragma unroll
-        for (int j = 0; j < Tuning::vector; ++j) {
-          const int e = (r * 32 + lane) * Tuning::vector + j;
-          if (e < items) out[e] = row[j];
-        }
-      }
+      store_row<Partial>(out, r * 32 + lane, items, row);
     }
   }
 
@@ -294,15 +286,20 @@ struct pipelined_by_key_tiles {
 #pragma unroll
       for (int j = 0; j < Tuning::vector; ++j)
         row[j] = Kind == scan_kind::exclusive && ((local.heads >> (r * Tuning::vector + j)) & 1u) ? init : local.rows[r][j];
-      if constexpr (!Partial) {
-        store_row_vector<false>(out, r * 32 + lane, row);
-      } else {
+      store_row<Partial>(out, r * 32 + lane, items, row);
+    }
+  }
+
+ private:
+  // Row `at` of a segment's results at out: one vector, or in a partial segment its first `items` elements.
+  template <bool Partial>
+  __device__ __forceinline__ static void store_row(V* out, int at, int items, V const (&row)[Tuning::vector]) {
+    if constexpr (!Partial) {
+      store_row_vector<false>(out, at, row);
+    } else {
 #pragma unroll
-        for (int j = 0; j < Tuning::vector; ++j) {
-          const int e = (r * 32 + lane) * Tuning::vector + j;
-          if (e < items) out[e] = row[j];
-        }
-      }
+      for (int j = 0; j < Tuning::vector; ++j)
+        if (at * Tuning::vector + j < items) out[at * Tuning::vector + j] = row[j];
     }
   }
 };
