@@ -250,9 +250,7 @@ struct agent_pipelined_scan {
     rows::template scan_local<Partial>(source, items, op, local);
     barrier_arrive(&s.empty[stage]);
     barrier_wait(&s.reduced[slot], (k / slots) & 1);  // the segment totals
-    maybe<T> before = none<T>();                       // the tile's segments before this one
-    for (int j = 0; j < segment; ++j)
-      before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
+    const maybe<T> before = segments_before(s, slot, segment, op);
     maybe<T> carry = before;
     if (!Tiles::absorbs_carry(before)) {
       barrier_wait(&s.carried[slot], (k / slots) & 1);
@@ -260,6 +258,16 @@ struct agent_pipelined_scan {
     }
     rows::template finish<Kind>(local, carry, op);
     io.template store<Kind, Partial>(tile, segment, items, source, local);
+  }
+
+  // The totals of the tile's segments before `segment` (none for the first), once `reduced` completed.
+  template <class Op>
+  __device__ __forceinline__ static maybe<T> segments_before(shared_storage const& s, int slot, int segment,
+                                                             Op const& op) {
+    maybe<T> before = none<T>();
+    for (int j = 0; j < segment; ++j)
+      before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
+    return before;
   }
 
   // The scan warps with a carry lag: parked[i] holds, for use k - carry_lag + i, how many elements at the
@@ -316,9 +324,7 @@ struct agent_pipelined_scan {
     barrier_wait(&s.reduced[slot], (k / slots) & 1);  // the segment totals
     // The reduce warps' reads of the stage, which a park overwrites (complete before the totals: no wait).
     if constexpr (!Tiles::reduces_into_stage) barrier_wait(&s.marked[slot], (k / slots) & 1);
-    maybe<T> before = none<T>();
-    for (int j = 0; j < segment; ++j)
-      before = combine_maybe(before, maybe<T>{s.segment_total[slot][j], s.segment_has_total[slot][j]}, op);
+    const maybe<T> before = segments_before(s, slot, segment, op);
     const int open = Tiles::absorbs_carry(before) ? 0 : rows::leading_without_head(local);
     rows::template finish<Kind>(local, before, op);
     if (open == 0) {

@@ -473,13 +473,16 @@ struct pipelined_unique_by_key_tiles {
     unsigned word = 0;
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
+      // Each key read once: the row's keys and the one before the row.
+      K before = s.keys[key_lead + first + (r * 32 + lane) * vector - 1];
 #pragma unroll
       for (int j = 0; j < vector; ++j) {
         const int i = (r * 32 + lane) * vector + j, e = first + i;
+        const K key = s.keys[key_lead + e];
         const bool head = i < items && ((tile == 0 && e == 0) ||
-                                        !static_cast<bool>(equal(item_type{s.keys[key_lead + e - 1], V{}},
-                                                                 item_type{s.keys[key_lead + e], V{}})));
+                                        !static_cast<bool>(equal(item_type{before, V{}}, item_type{key, V{}})));
         word |= static_cast<unsigned>(head) << (r * vector + j);
+        before = key;
       }
     }
     s.flags[segment][lane] = word;
