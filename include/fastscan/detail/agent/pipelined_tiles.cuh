@@ -473,7 +473,8 @@ struct pipelined_unique_by_key_tiles {
     unsigned word = 0;
 #pragma unroll
     for (int r = 0; r < rounds; ++r) {
-      // Each key read once: the row's keys and the one before the row.
+      // Each key read once: the row's keys and the one before the row. Reads past the items stay inside the
+      // stage and their comparisons are skipped; guarding them measured more instructions, not fewer loads.
       K before = s.keys[key_lead + first + (r * 32 + lane) * vector - 1];
 #pragma unroll
       for (int j = 0; j < vector; ++j) {
