@@ -161,23 +161,28 @@ TYPED_TEST(sort_test, CountsFirstKeysAtEverySize) {
 }
 
 // Pairs of more than 8 bytes run their own tile (radix_sort_tuning: 256 x 28; with 8-byte keys and
-// values the block's storage exceeds 48 KiB and lives in dynamic shared memory; 4-byte keys with 8-byte
-// values on devices of fast memory 384 x 18 where the family's digit scan takes 384 threads, checked under
-// both memory classes whatever this device's): every size edge of them, 64-bit keys with 32-bit values
-// and 32-bit keys with 64-bit values, repeated keys (stability shows in the values), and 3 tiles + 1.
+// values the block's storage exceeds 48 KiB and lives in dynamic shared memory; on devices of fast memory
+// 4-byte keys with 8-byte values 384 x 18 and 8-byte keys with 4-byte values 384 x 16, where the family's
+// digit scan takes 384 threads, checked under both memory classes whatever this device's): every size
+// edge of them, 64-bit keys with 32-bit values and 32-bit keys with 64-bit values, repeated keys
+// (stability shows in the values), and 3 tiles + 1.
 TYPED_TEST(sort_test, WidePairsAtEverySize) {
   using fastscan::detail::memory_class;
   const std::size_t tile = sort_tile<TypeParam, std::uint64_t, std::uint32_t>;
   const std::size_t fast_tile = sort_tile<TypeParam, std::uint32_t, std::uint64_t, memory_class::fast>;
+  const std::size_t fast_wide_keys_tile = sort_tile<TypeParam, std::uint64_t, std::uint32_t, memory_class::fast>;
   static_assert(sort_tile<TypeParam, std::uint64_t, std::uint32_t> == sort_tile<TypeParam, std::uint32_t, std::uint64_t>);
   static_assert(sort_tile<TypeParam, std::uint64_t, std::uint64_t> == sort_tile<TypeParam, std::uint32_t, std::uint64_t>);
   for (std::size_t n : capped({1, 257, tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile + 1, fast_tile - 1, fast_tile,
-                               fast_tile + 1, 3 * fast_tile + 1, 104729, (std::size_t{1} << 20) + 1})) {
+                               fast_tile + 1, 3 * fast_tile + 1, fast_wide_keys_tile - 1, fast_wide_keys_tile,
+                               fast_wide_keys_tile + 1, 3 * fast_wide_keys_tile + 1, 104729, (std::size_t{1} << 20) + 1})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     if constexpr (every_width<TypeParam>) {
       auto wide = random_vector<std::uint64_t>(n, 4480 + n);
       for (std::size_t i = 0; i < n; i += 2) wide[i] = wide[i] % 1000 * 0x9E3779B97F4A7C15ull;  // repeats
-      expect_sorted_by_key_like_par<std::uint32_t>(wide, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+      under_each_memory_class([&] {
+        expect_sorted_by_key_like_par<std::uint32_t>(wide, TypeParam::blocking, thrust::less<>{}, sort_call::sort);
+      });
       expect_sorted_by_key_like_par<std::uint64_t>(wide, TypeParam::nosync, thrust::greater<>{}, sort_call::stable_sort);
     }
     const auto narrow = keys_with(n, 4490 + n, 1000);
@@ -461,8 +466,8 @@ TYPED_TEST(sort_test, VeryLargeInput) {
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(sorted[i], keys[i]) << "at " << i;
 }
 
-// The memory class picks the shape of pairs of at most 8 bytes, and of 4-byte keys with 8-byte values
-// where the family's digit scan takes 384 threads (a host-side choice; no GPU needed).
+// The memory class picks the shape of pairs of at most 8 bytes, and of 12-byte pairs where the family's
+// digit scan takes 384 threads (a host-side choice; no GPU needed).
 TEST(RadixSortTunings, ChosenByTheMemoryClass) {
   using fastscan::detail::device_facts;
   using fastscan::detail::memory_class;
@@ -480,13 +485,20 @@ TEST(RadixSortTunings, ChosenByTheMemoryClass) {
                 wide_values::threads == 256 && fast_wide_values::lookback_batch == 1);
   static_assert(!radix_sort_tuning<fastscan::detail::blelloch_drivers::single_pass, std::uint32_t, std::uint64_t,
                                    memory_class::fast>::has_fast_memory_shape);  // its digit scan takes powers of two
-  static_assert(!radix_sort_tuning<matrix, std::uint64_t, std::uint32_t>::has_fast_memory_shape);
+  using fast_wide_keys = radix_sort_tuning<matrix, std::uint64_t, std::uint32_t, memory_class::fast>;
+  using wide_keys = radix_sort_tuning<matrix, std::uint64_t, std::uint32_t>;
+  static_assert(fast_wide_keys::has_fast_memory_shape && fast_wide_keys::threads == 384 &&
+                fast_wide_keys::tile_items == 384 * 16 && wide_keys::tile_items == 256 * 28);
+  static_assert(radix_sort_tuning<matrix, double, float, memory_class::fast>::tile_items == 384 * 16);
+  static_assert(!radix_sort_tuning<matrix, std::uint64_t, std::uint64_t>::has_fast_memory_shape);
   static_assert(!radix_sort_tuning<matrix, std::uint32_t, fastscan::detail::keys_only>::has_fast_memory_shape);
   EXPECT_TRUE(fast_pairs::suits(h200));
   EXPECT_FALSE(fast_pairs::suits(h100));
   EXPECT_TRUE(pairs::suits(h100) && pairs::suits(h200));
   EXPECT_TRUE(fast_wide_values::suits(h200));
   EXPECT_FALSE(fast_wide_values::suits(h100));
+  EXPECT_TRUE(fast_wide_keys::suits(h200));
+  EXPECT_FALSE(fast_wide_keys::suits(h100));
 }
 
 }  // namespace
