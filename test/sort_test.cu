@@ -9,9 +9,10 @@
 // The families' sort kernels differ only in the block scan of the digit counts (radix_sort_tuning:
 // the family's block_scans), at 256 threads (keys alone of up to 4 bytes, float and double keys, pairs
 // wider than 8 bytes), 384 (64-bit integer keys alone, and on devices of fast memory 12-byte pairs, where
-// the family's scan takes 384 threads) and 512 (pairs of at most 8 bytes): every family sorts uint32 keys, uint32 pairs, uint64 keys, uint32
-// keys with uint64 values and 8-bit keys with values (the counted pass, whose ranking takes the
-// family's scan too); the other key and value types run on the matrix family's policies alone.
+// the family's scan takes 384 threads) and 512 (pairs of at most 8 bytes): every family sorts uint32
+// keys, uint32 pairs, uint64 keys, uint32 keys with uint64 values and 8-bit keys with values (the counted
+// pass, whose ranking takes the family's scan too); the other key and value types run on the matrix
+// family's policies alone.
 
 #include "common/sort_checks.cuh"
 
