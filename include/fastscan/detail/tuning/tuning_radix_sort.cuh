@@ -21,30 +21,24 @@ struct radix_sort_shape {
   // Pairs of at most 8 bytes (keys of at most 4): 512 threads of 18, the digits on the first 256; on
   // devices of fast memory 16 a thread, reading two look-back words at a time.
   static constexpr bool small_pairs = !std::is_empty_v<Value> && item_bytes > 4 && item_bytes <= 8 && sizeof(Key) <= 4;
-  // 4-byte keys with 8-byte values: on devices of fast memory 384 threads of 18, where the algorithm's
-  // digit scan takes 384 threads (elsewhere, as other pairs of more than 8 bytes, 256 of 28).
-  static constexpr bool wide_values =
-      !std::is_empty_v<Value> && sizeof(Key) == 4 && item_bytes == 12 && BlockScans::block_scan_takes(384);
-  // 8-byte keys with 4-byte values: on devices of fast memory 384 threads of 16, where the algorithm's
-  // digit scan takes 384 threads (elsewhere 256 of 28).
-  static constexpr bool wide_keys_with_values =
-      !std::is_empty_v<Value> && sizeof(Key) == 8 && item_bytes == 12 && BlockScans::block_scan_takes(384);
+  // 12-byte pairs (4-byte keys with 8-byte values, 8-byte keys with 4-byte values): on devices of fast
+  // memory 384 threads of 18 and of 16, where the algorithm's digit scan takes 384 threads (elsewhere, as
+  // other pairs of more than 8 bytes, 256 of 28).
+  static constexpr bool twelve_byte_pairs = !std::is_empty_v<Value> && item_bytes == 12 &&
+                                            (sizeof(Key) == 4 || sizeof(Key) == 8) && BlockScans::block_scan_takes(384);
   // Whether the shape differs by memory class (dispatch_radix_sort.cuh tries the fast one first).
-  static constexpr bool has_fast_memory_shape = small_pairs || wide_values || wide_keys_with_values;
+  static constexpr bool has_fast_memory_shape = small_pairs || twelve_byte_pairs;
   static constexpr bool fast_small_pairs = small_pairs && Memory == memory_class::fast;
-  static constexpr bool fast_wide_values = wide_values && Memory == memory_class::fast;
-  static constexpr bool fast_wide_keys_with_values = wide_keys_with_values && Memory == memory_class::fast;
+  static constexpr bool fast_twelve_byte_pairs = twelve_byte_pairs && Memory == memory_class::fast;
   // 64-bit integer keys alone: 384 threads of 14, where the algorithm's digit scan takes 384 threads.
   static constexpr bool wide_keys_alone =
       std::is_empty_v<Value> && std::is_integral_v<Key> && sizeof(Key) == 8 && BlockScans::block_scan_takes(384);
-  static constexpr int threads = small_pairs                                                         ? 2 * radix_digits
-                                 : wide_keys_alone || fast_wide_values || fast_wide_keys_with_values ? 384
-                                                                                                     : radix_digits;
+  static constexpr int threads =
+      small_pairs ? 2 * radix_digits : wide_keys_alone || fast_twelve_byte_pairs ? 384 : radix_digits;
   static constexpr int items_per_thread = fast_small_pairs ? 16
                                           : small_pairs    ? 18
                                           : wide_keys_alone ? 14
-                                          : fast_wide_values ? 18
-                                          : fast_wide_keys_with_values ? 16
+                                          : fast_twelve_byte_pairs ? (sizeof(Key) == 4 ? 18 : 16)
                                           : item_bytes <= 4 ? 32
                                           : item_bytes <= 8 ? 18
                                                             : 28;
