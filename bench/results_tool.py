@@ -13,6 +13,8 @@ same run, and the file's context says which rows came from which run and why.
         --filter '^sort_by_key/' --why 'what changed (commit)'
     # matrix rows from 2^20 behind CUB or thrust::cuda::par, with their re-runs in RESULTS.md's table form
     python3 bench/results_tool.py behind results/quick.json --reruns results/rerun_below_cub_h100.json
+    # the same rows as a --benchmark_filter for fastscan_bench (every contender of each), to re-run them
+    python3 bench/results_tool.py behind results/quick.json --regex
     # RESULTS.md's rows: GB/s [x CUB / x memcpy] of each contender
     python3 bench/results_tool.py table results/quick.json --filter '^sort' --contenders cub,thrust_par,matrix
 
@@ -107,13 +109,20 @@ def behind(args):
     if args.reruns:
         data = read(args.reruns)[0]["benchmarks"]
         runs = [rows_of(data, i) for i in (1, 2, 3)]
+    rows = []
     for (algorithm, type_, n), row in sorted(sweep.items()):
         if n < args.min_n or "cub" not in row or "matrix" not in row:
             continue
         behind_cub = row["cub"] / row["matrix"] < 1.0
         behind_par = "thrust_par" in row and row["thrust_par"] / row["matrix"] < 1.0
-        if not (behind_cub or behind_par):
-            continue
+        if behind_cub or behind_par:
+            rows.append((algorithm, type_, n, row))
+    if args.regex:
+        # fastscan_bench's --benchmark_filter for every contender of those rows (nothing printed: none behind)
+        if rows:
+            print("^(" + "|".join(f"{re.escape(a)}/{re.escape(t)}/[^/]+/{n}" for a, t, n, _ in rows) + ")/")
+        return
+    for algorithm, type_, n, row in rows:
         cells = [f"{row['cub'] / row['matrix']:.2f}"]
         for run in runs:
             r = run.get((algorithm, type_, n), {})
@@ -160,6 +169,7 @@ def main():
     p.add_argument("sweep")
     p.add_argument("--reruns")
     p.add_argument("--min-n", type=int, default=1 << 20)
+    p.add_argument("--regex", action="store_true", help="print a benchmark filter for those rows instead")
     p.set_defaults(func=behind)
     p = commands.add_parser("table", help="RESULTS.md's rows: GB/s [x CUB / x memcpy]")
     p.add_argument("sweep")

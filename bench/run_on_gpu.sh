@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # On a machine with a GPU, in one command: build with every core, run the tests, optionally the
 # sanitizers and the benchmark, logs under $OUT (or ./gpu_logs). Usage:
-#   bench/run_on_gpu.sh [tests] [sanitize] [bench[=FILTER]] [ncu]
+#   bench/run_on_gpu.sh [tests] [sanitize] [bench[=FILTER]] [sweep] [ncu]
+# `sweep`: the whole quick sweep (sweep.json), then three runs of its matrix rows from 2^20 behind CUB or
+# thrust::cuda::par (rerun1-3.json), ready for bench/results_tool.py merge and reruns. TARGETS (e.g.
+# fastscan_bench) builds only those.
 set -uo pipefail
 out=${OUT:-gpu_logs}; mkdir -p "$out"
 jobs=$(nproc)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 cmake --preset release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build --preset release -j"$jobs" > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
+cmake --build --preset release -j"$jobs" ${TARGETS:+--target $TARGETS} > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
 echo "build ok"
 status=0
 for step in "$@"; do
@@ -24,6 +27,18 @@ for step in "$@"; do
         --benchmark_out_format=json > "$out/bench.log" 2>&1 || status=1
       sed -n '/^Effective bandwidth/,$p' "$out/bench.log" > "$out/bench_table.txt"
       cut -c1-200 "$out/bench_table.txt" ;;
+    sweep)
+      bench=build/release/bench/fastscan_bench
+      $bench --benchmark_out="$out/sweep.json" --benchmark_out_format=json > "$out/sweep.log" 2>&1 || status=1
+      behind=$(python3 bench/results_tool.py behind "$out/sweep.json" --regex)
+      echo "rows behind: ${behind:-none}"
+      if [ -n "$behind" ]; then
+        for run in 1 2 3; do
+          $bench --benchmark_filter="$behind" --benchmark_out="$out/rerun$run.json" --benchmark_out_format=json \
+            > "$out/rerun$run.log" 2>&1 || status=1
+        done
+      fi
+      gzip -f "$out"/sweep.log "$out"/rerun*.log 2>/dev/null ;;
     ncu)
       # One kernel each of CUB and matrix at 2^28 int32 and double: DRAM throughput, occupancy, stalls.
       for who in cub matrix; do
