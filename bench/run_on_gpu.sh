@@ -30,6 +30,7 @@ for step in "$@"; do
     sweep)
       bench=build/release/bench/fastscan_bench
       $bench --benchmark_out="$out/sweep.json" --benchmark_out_format=json > "$out/sweep.log" 2>&1 || status=1
+      sed -n '/^Effective bandwidth/,$p' "$out/sweep.log" > "$out/sweep_table.txt"
       behind=$(python3 bench/results_tool.py behind "$out/sweep.json" --regex)
       echo "rows behind: ${behind:-none}"
       if [ -n "$behind" ]; then
