@@ -13,6 +13,8 @@ same run, and the file's context says which rows came from which run and why.
         --filter '^sort_by_key/' --why 'what changed (commit)'
     # matrix rows from 2^20 behind CUB or thrust::cuda::par, with their re-runs in RESULTS.md's table form
     python3 bench/results_tool.py behind results/quick.json --reruns results/rerun_below_cub_h100.json
+    # RESULTS.md's re-run table: those rows and every other row the re-run file holds
+    python3 bench/results_tool.py behind results/quick_h200.json --reruns results/rerun_below_cub_h200.json --every-rerun
     # the same rows as a --benchmark_filter for fastscan_bench (every contender of each), to re-run them
     python3 bench/results_tool.py behind results/quick.json --regex
     # RESULTS.md's rows: GB/s [x CUB / x memcpy] of each contender
@@ -115,7 +117,9 @@ def behind(args):
             continue
         behind_cub = row["cub"] / row["matrix"] < 1.0
         behind_par = "thrust_par" in row and row["thrust_par"] / row["matrix"] < 1.0
-        if behind_cub or behind_par:
+        # a re-run row of the matrix policy (some re-runs timed other policies alone)
+        rerun = any("matrix" in run.get((algorithm, type_, n), {}) for run in runs)
+        if behind_cub or behind_par or (args.every_rerun and rerun):
             rows.append((algorithm, type_, n, row))
     if args.regex:
         # fastscan_bench's --benchmark_filter for every contender of those rows (nothing printed: none behind)
@@ -170,6 +174,7 @@ def main():
     p.add_argument("--reruns")
     p.add_argument("--min-n", type=int, default=1 << 20)
     p.add_argument("--regex", action="store_true", help="print a benchmark filter for those rows instead")
+    p.add_argument("--every-rerun", action="store_true", help="also every other row the re-run file holds")
     p.set_defaults(func=behind)
     p = commands.add_parser("table", help="RESULTS.md's rows: GB/s [x CUB / x memcpy]")
     p.add_argument("sweep")
