@@ -39,7 +39,7 @@ for step in "$@"; do
             > "$out/rerun$run.log" 2>&1 || status=1
         done
       fi
-      # Few files come back from some machines: the logs in one archive beside the results.
+      # The logs in one archive beside the results: fewer files to copy off the machine.
       (cd "$out" && tar czf sweep_logs.tgz --remove-files ./*.log gpu.txt 2>/dev/null) ;;
     ncu)
       # One kernel each of CUB and matrix at 2^28 int32 and double: DRAM throughput, occupancy, stalls.
