@@ -290,6 +290,49 @@ void check_counted_pass_offsets() {
   }
 }
 
+// Values aligned more loosely than their size (4 bytes aligned to 1) at every byte offset: the pass's
+// straight writes address the caller's buffer from the second one, which where it does not lie a whole
+// number of values away must take the copy back for every value. The bytes around the values are
+// checked untouched.
+struct byte_quad {
+  std::uint8_t bytes[4];
+};
+static_assert(alignof(byte_quad) == 1 && sizeof(byte_quad) == 4);
+
+template <class Under>
+void check_counted_pass_loose_values() {
+  const std::size_t guard = 64;
+  for (std::size_t n : capped({104729, (std::size_t{1} << 20) + 1})) {
+    const auto random = random_vector<std::uint32_t>(n, 4570 + n);
+    std::vector<std::uint8_t> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint8_t>(random[i] >> 7);
+    const auto order = cpu_stable_order(keys, std::less<>{});
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", values at byte offset " + std::to_string(offset));
+      std::vector<std::uint8_t> value_bytes(4 * n + 2 * guard);
+      for (std::size_t i = 0; i < value_bytes.size(); ++i) value_bytes[i] = static_cast<std::uint8_t>(0x5A ^ (i * 7));
+      for (std::size_t i = 0; i < n; ++i) std::memcpy(&value_bytes[guard + offset + 4 * i], &random[i], 4);
+      auto device_keys = to_device(keys);
+      auto device_bytes = to_device(value_bytes);
+      const thrust::device_ptr<byte_quad> values(
+          reinterpret_cast<byte_quad*>(thrust::raw_pointer_cast(device_bytes.data()) + guard + offset));
+      thrust::sort_by_key(Under::blocking, device_keys.begin(), device_keys.end(), values);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      std::vector<std::uint8_t> expected_keys(n);
+      std::vector<std::uint8_t> expected_bytes(value_bytes);
+      for (std::size_t i = 0; i < n; ++i) {
+        expected_keys[i] = keys[order[i]];
+        std::memcpy(&expected_bytes[guard + offset + 4 * i], &random[order[i]], 4);
+      }
+      const auto actual_keys = to_host(device_keys);
+      const auto actual_bytes = to_host(device_bytes);
+      ASSERT_TRUE(same_bits(expected_keys, actual_keys)) << "keys: first difference at " << first_difference(expected_keys, actual_keys);
+      ASSERT_TRUE(same_bits(expected_bytes, actual_bytes))
+          << "value bytes: first difference at " << first_difference(expected_bytes, actual_bytes);
+    }
+  }
+}
+
 TYPED_TEST(sort_test, OneByteKeysWithValuesByCounting) {
   scoped_stream stream;
   int flavour = 0;
@@ -300,18 +343,25 @@ TYPED_TEST(sort_test, OneByteKeysWithValuesByCounting) {
   check_counted_pass_offsets<TypeParam>();
 }
 
-// Past the tuning's size the sorted values are copied back apart from the keys' fill (a plain copy after
-// it): that path on small inputs, aligned and not.
-TYPED_TEST(sort_test, OneByteKeysWithValuesCopiedBackApart) {
-  struct restore_apart {
-    ~restore_apart() { fastscan::detail::radix_counted_copy_apart_for_tests() = false; }
+// Past the tuning's size the pass writes values straight to the caller's buffer where the tiles it writes
+// over are consumed (agent_radix_sort_counted.cuh), and the fill copies back only the rest: that path on
+// small inputs, aligned and not, with no lag (the most straight runs, each tile waiting for every tile
+// before it) and a lag of 3.
+TYPED_TEST(sort_test, OneByteKeysWithValuesWrittenStraight) {
+  struct restore_lag {
+    ~restore_lag() { fastscan::detail::radix_counted_lag_for_tests() = -1; }
   } restore;
-  fastscan::detail::radix_counted_copy_apart_for_tests() = true;
   scoped_stream stream;
   int flavour = 0;
-  check_counted_pass<TypeParam, std::uint8_t, std::uint32_t>(stream.get(), flavour, false);
-  check_counted_pass<TypeParam, std::int8_t, std::uint64_t>(stream.get(), flavour, false);
-  check_counted_pass_offsets<TypeParam>();
+  for (fastscan::detail::offset_t lag : {0, 3}) {
+    SCOPED_TRACE("lag " + std::to_string(lag));
+    fastscan::detail::radix_counted_lag_for_tests() = lag;
+    check_counted_pass<TypeParam, std::uint8_t, std::uint32_t>(stream.get(), flavour, lag == 0);
+    check_counted_pass<TypeParam, std::int8_t, std::uint64_t>(stream.get(), flavour, false);
+    check_counted_pass<TypeParam, std::uint8_t, std::uint16_t>(stream.get(), flavour, false);
+    check_counted_pass_offsets<TypeParam>();
+    check_counted_pass_loose_values<TypeParam>();
+  }
 }
 
 // Passes in which every key has the same digit (keys of a small range, in any byte) may be left out:

@@ -8,8 +8,9 @@
 // chunk of runs, so that a block's reading of the starts is spread over many runs.
 //
 // A sort of such keys with values (agent_radix_sort_counted.cuh) leaves its sorted values in a second
-// buffer: they are copied back in the same sweep (sorted_values_copy), each chunk's values beside its
-// keys, so the keys' writes and the values' copy share one launch's traffic.
+// buffer, on large inputs only part of them (digit d's places below straight_from[d]): they are copied
+// back in the same sweep (sorted_values_copy), each chunk's values beside its keys, so the keys' writes
+// and the values' copy share one launch's traffic.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
@@ -18,31 +19,52 @@
 
 namespace fastscan::detail {
 
+// The digit whose range [bounds[d], bounds[d + 1]) holds `place` (bounds: each digit's start, then n):
+// the last digit whose start is at most `place`.
+__device__ inline int digit_holding(offset_t const* bounds, offset_t place) {
+  int low = 0, high = radix_digits - 1;
+  while (low < high) {
+    const int mid = (low + high + 1) / 2;
+    if (bounds[mid] <= place) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
 // Nothing rides along the fill: keys alone.
 struct no_values_copy {
   template <int Threads, class Between>
-  __device__ void copy(offset_t, offset_t, Between&& between) const {
+  __device__ void copy(offset_t, offset_t, offset_t const*, Between&& between) const {
     between();
   }
 };
 
 // values[first, first + count) = sorted[first, first + count): the sorted values copied back to the
 // caller's buffer, a chunk at a time, consecutive threads taking consecutive 16-byte vectors where both
-// buffers allow them. `between` runs while the chunk's loads are in flight.
-template <class Value>
+// buffers allow them. `between` runs while the chunk's loads are in flight. Partial: only the places
+// the pass left in `sorted`, digit d's below straight_from[d] (bounds: each digit's start, then n).
+template <class Value, bool Partial = false>
 struct sorted_values_copy {
   Value const* sorted;
   Value* values;
-  bool vectors;  // both buffers 16-byte aligned
+  bool vectors;                             // both buffers 16-byte aligned
+  offset_t const* straight_from = nullptr;  // Partial: per digit, the first place the pass wrote itself
 
   static constexpr bool vectorizable = 16 % sizeof(Value) == 0;
 
   template <int Threads, class Between>
-  __device__ void copy(offset_t first, offset_t count, Between&& between) const {
+  __device__ void copy(offset_t first, offset_t count, offset_t const* bounds, Between&& between) const {
     constexpr int per_vector = vectorizable ? static_cast<int>(16 / sizeof(Value)) : 1;
     constexpr int chunk_vectors = Threads * 16 / per_vector;  // a full chunk: Threads runs of 16
     static_assert(!vectorizable || chunk_vectors % Threads == 0, "a full chunk is whole vectors a thread");
-    if (vectorizable && vectors && count == static_cast<offset_t>(Threads) * 16) {
+    bool whole = true;  // the chunk's places all to copy
+    int first_digit = 0, last_digit = 0;
+    if constexpr (Partial) {
+      first_digit = digit_holding(bounds, first);
+      last_digit = bounds[first_digit + 1] >= first + count ? first_digit : digit_holding(bounds, first + count - 1);
+      whole = first_digit == last_digit && first + count <= straight_from[first_digit];
+    }
+    if (vectorizable && vectors && count == static_cast<offset_t>(Threads) * 16 && whole) {
       uint4 const* from = reinterpret_cast<uint4 const*>(sorted + first);
       uint4* to = reinterpret_cast<uint4*>(values + first);
       uint4 moved[chunk_vectors / Threads];
@@ -51,9 +73,17 @@ struct sorted_values_copy {
       between();
 #pragma unroll
       for (int v = 0; v < chunk_vectors / Threads; ++v) to[v * Threads + threadIdx.x] = moved[v];
-    } else {
+    } else if (!Partial || whole) {
       between();
       for (offset_t i = threadIdx.x; i < count; i += Threads) values[first + i] = sorted[first + i];
+    } else {
+      between();
+      for (int digit = first_digit; digit <= last_digit; ++digit) {
+        const offset_t from = first > bounds[digit] ? first : bounds[digit];
+        const offset_t end_of_digit = straight_from[digit] < bounds[digit + 1] ? straight_from[digit] : bounds[digit + 1];
+        const offset_t to = first + count < end_of_digit ? first + count : end_of_digit;
+        for (offset_t i = from + threadIdx.x; i < to; i += Threads) values[i] = sorted[i];
+      }
     }
   }
 };
@@ -80,7 +110,7 @@ struct agent_radix_sort_fill {
     constexpr offset_t chunk = static_cast<offset_t>(Threads) * run;
     for (offset_t chunk_first = static_cast<offset_t>(blockIdx.x) * chunk; chunk_first < n;
          chunk_first += static_cast<offset_t>(gridDim.x) * chunk) {
-      values.template copy<Threads>(chunk_first, n - chunk_first < chunk ? n - chunk_first : chunk, [&] {
+      values.template copy<Threads>(chunk_first, n - chunk_first < chunk ? n - chunk_first : chunk, storage.bounds, [&] {
         const offset_t first = chunk_first + static_cast<offset_t>(threadIdx.x) * run;
         if (first < n) write_run(storage, keys, n, aligned, first);
       });
@@ -90,14 +120,7 @@ struct agent_radix_sort_fill {
  private:
   // Keys [first, first + run) (those below n).
   __device__ static void write_run(temp_storage const& storage, bits_t* keys, offset_t n, bool aligned, offset_t first) {
-    // The last digit whose start is at most `first`: the one whose range holds it.
-    int low = 0, high = radix_digits - 1;
-    while (low < high) {
-      const int mid = (low + high + 1) / 2;
-      if (storage.bounds[mid] <= first) low = mid;
-      else high = mid - 1;
-    }
-    int digit = low;
+    int digit = digit_holding(storage.bounds, first);
     bits_t out[run];
     if (storage.bounds[digit + 1] >= first + run) {  // the whole run is one digit: nearly every run
 #pragma unroll

@@ -5,8 +5,9 @@
 // launch per pass (and per portion of a very large input, each portion's launch handing the next its
 // digit starts). Keys of 8 bits, a single pass, take their own paths: alone they are not moved at all
 // (counted, then written from their digits' starts: agent_radix_sort_fill.cuh); with values, every
-// tile's digits are counted and scanned, the values move in one launch to a temporary buffer, and the
-// keys are written from their digits' starts as the values are copied back (agent_radix_sort_counted.cuh).
+// tile's digits are counted and scanned, the values move in one launch to a temporary buffer (on large
+// inputs partly straight to the caller's), and the keys are written from their digits' starts as the
+// values left in the temporary buffer are copied back (agent_radix_sort_counted.cuh).
 //
 // Values wider than 8 bytes do not ride along (they would crowd out the tile in shared memory): the
 // keys are sorted with their original positions, and the values gathered by those afterwards.
@@ -38,11 +39,12 @@ inline offset_t& radix_sort_portion_items_for_tests() {
   return items;
 }
 
-// Whether the sort of 8-bit keys with values copies its values back apart from the keys' fill at every
-// size, as it does past its tuning's size: lets tests run that path on small inputs.
-inline bool& radix_counted_copy_apart_for_tests() {
-  static bool apart = false;
-  return apart;
+// When set (at least 0), the sort of 8-bit keys with values writes values straight to the caller's
+// buffer at every size with this lag (agent_radix_sort_counted.cuh), as it does past its tuning's size:
+// lets tests run that path, and its waits, on small inputs.
+inline offset_t& radix_counted_lag_for_tests() {
+  static offset_t lag = -1;
+  return lag;
 }
 
 template <class Value>
@@ -238,8 +240,9 @@ cudaError_t dispatch_radix_sort_riding(temp_arena& arena, Key* keys, Value* valu
 
 // Keys of one digit with values (values[0, n) of at most 8 bytes), stably: every tile's digit counts,
 // their exclusive scan in digit-major order (the algorithm family's own scan: exact for any policy), the
-// values in sorted order to a temporary buffer in one launch, which also hands out the digits' starts,
-// then the keys written from those and the values copied back, in one launch up to the tuning's size.
+// values in sorted order in one launch (past the tuning's size partly straight to the caller's buffer),
+// which also hands out the digits' starts, then in one launch the keys written from those and the values
+// left in the temporary buffer copied back.
 template <class Algorithm, class Key, bool Descending, class Value>
 cudaError_t dispatch_radix_sort_counted(temp_arena& arena, Key* keys, Value* values, offset_t n, cudaStream_t stream) {
   using tuning = radix_counted_tuning<Algorithm, Value>;
@@ -252,29 +255,47 @@ cudaError_t dispatch_radix_sort_counted(temp_arena& arena, Key* keys, Value* val
   offset_t* tile_starts = arena.allocate<offset_t>(static_cast<std::size_t>(entries));
   offset_t* digit_starts = arena.allocate<offset_t>(radix_digits);
   Value* sorted_values = arena.allocate<Value>(static_cast<std::size_t>(n));
+  device_facts device{};
+  FASTSCAN_CUDA_TRY(current_device_facts(device));
+  const std::size_t value_bytes = static_cast<std::size_t>(n) * sizeof(Value);
+  const bool for_tests = radix_counted_lag_for_tests() >= 0;
+  const bool large = for_tests || value_bytes > tuning::straight_writes_min_l2s * device.l2_bytes;
+  radix_counted_progress progress{};
+  if (large) {
+    unsigned* words = arena.allocate<unsigned>(static_cast<std::size_t>(tiles) + 2);
+    progress = {words, words + 1, words + 2, arena.allocate<offset_t>(radix_digits)};
+  }
+  // Straight writes address the caller's buffer from the second one: only where it lies a whole number
+  // of values away (a value type aligned more loosely than its size may not).
+  const std::ptrdiff_t buffers_apart =
+      static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(values) - reinterpret_cast<std::uintptr_t>(sorted_values));
+  const bool straight_writes = large && buffers_apart % static_cast<std::ptrdiff_t>(sizeof(Value)) == 0;
+  const offset_t lag = !straight_writes ? offset_t{-1} : for_tests ? radix_counted_lag_for_tests() : tuning::straight_lag;
+  if (!straight_writes) progress = {};
 
   bits_t const* key_bits = reinterpret_cast<bits_t const*>(keys);
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
   if (!arena.measuring()) {
     const offset_t count_blocks = (tiles + tuning::tiles_per_count_block - 1) / tuning::tiles_per_count_block;
     FASTSCAN_CUDA_TRY(launch_kernel(radix_tile_counts_kernel<tuning, Key, Descending>, static_cast<unsigned>(count_blocks),
-                                    tuning::count_threads, 0, stream, key_bits, n, tiles, aligned, tile_counts));
+                                    tuning::count_threads, 0, stream, key_bits, n, tiles, aligned, tile_counts, progress));
   }
   FASTSCAN_CUDA_TRY((dispatch_scan<typename Algorithm::block_scans, scan_kind::exclusive, offset_t>(
       arena, tile_counts, tile_starts, entries, ::cuda::std::plus<offset_t>{}, some(offset_t{0}), stream)));
   if (arena.measuring()) return cudaSuccess;
-  const radix_counted_pass<bits_t, Value> pass{key_bits, values, sorted_values, n, tiles, aligned, tile_starts, digit_starts};
-  FASTSCAN_CUDA_TRY(launch_kernel(radix_counted_scatter_kernel<tuning, Key, Descending, Value>, static_cast<unsigned>(tiles),
-                                  tuning::threads, 0, stream, pass));
-  device_facts device{};
-  FASTSCAN_CUDA_TRY(current_device_facts(device));
-  const std::size_t value_bytes = static_cast<std::size_t>(n) * sizeof(Value);
-  if (radix_counted_copy_apart_for_tests() || value_bytes > tuning::fill_with_copy_max_l2s * device.l2_bytes) {
-    FASTSCAN_CUDA_TRY((fill_keys<Key, Descending>(digit_starts, keys, n, stream)));
-    return cudaMemcpyAsync(values, sorted_values, value_bytes, cudaMemcpyDeviceToDevice, stream);
-  }
+  const radix_counted_pass<bits_t, Value> pass{key_bits, values,      sorted_values, n,        tiles,
+                                               aligned,  tile_starts, digit_starts,  progress, lag,
+                                               buffers_apart / static_cast<std::ptrdiff_t>(sizeof(Value))};
   const bool vectors = reinterpret_cast<std::uintptr_t>(values) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(sorted_values) % 16 == 0;
+  if (lag >= 0) {
+    FASTSCAN_CUDA_TRY(launch_kernel(radix_counted_scatter_kernel<tuning, Key, Descending, Value, true>,
+                                    static_cast<unsigned>(tiles), tuning::threads, 0, stream, pass));
+    return fill_keys<Key, Descending>(digit_starts, keys, n, stream, tuning::fill_with_copy_max_blocks,
+                                      sorted_values_copy<Value, true>{sorted_values, values, vectors, progress.straight_from});
+  }
+  FASTSCAN_CUDA_TRY(launch_kernel(radix_counted_scatter_kernel<tuning, Key, Descending, Value, false>,
+                                  static_cast<unsigned>(tiles), tuning::threads, 0, stream, pass));
   return fill_keys<Key, Descending>(digit_starts, keys, n, stream, tuning::fill_with_copy_max_blocks,
                                     sorted_values_copy<Value>{sorted_values, values, vectors});
 }

@@ -48,21 +48,21 @@ __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
 template <class Tuning, class Key, bool Descending>
 __global__ void __launch_bounds__(Tuning::count_threads)
     radix_tile_counts_kernel(typename radix_key<Key, Descending>::bits_t const* keys, offset_t n, offset_t tiles,
-                             bool aligned, unsigned* tile_counts) {
+                             bool aligned, unsigned* tile_counts, radix_counted_progress progress) {
   follow_previous_grid();
   using agent = agent_radix_tile_counts<Tuning, Key, Descending>;
   __shared__ typename agent::temp_storage storage;
-  agent::count(storage, keys, n, tiles, aligned, tile_counts);
+  agent::count(storage, keys, n, tiles, aligned, tile_counts, progress);
 }
 
-template <class Tuning, class Key, bool Descending, class Value>
+template <class Tuning, class Key, bool Descending, class Value, bool StraightWrites>
 __global__ void __launch_bounds__(Tuning::threads, Tuning::min_blocks_per_sm)
     radix_counted_scatter_kernel(radix_counted_pass<typename radix_key<Key, Descending>::bits_t, Value> pass) {
   follow_previous_grid();
   using agent = agent_radix_sort_counted<Tuning, Key, Descending, Value>;
   static_assert(fits_static_shared<typename agent::temp_storage>, "the counted pass's storage is static shared memory");
   __shared__ typename agent::temp_storage storage;
-  agent::consume_tile(storage, pass);
+  agent::template consume_tile<StraightWrites>(storage, pass);
 }
 
 inline constexpr int radix_fill_threads = 256;

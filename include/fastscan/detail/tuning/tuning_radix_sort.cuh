@@ -70,9 +70,11 @@ inline constexpr unsigned radix_fill_max_blocks = 1024;
 // memory is reached through generic addresses: kernels/block_storage.cuh). Three blocks an SM: a tile's
 // phases (loads, ranking, stores) overlap only across blocks. The counting blocks cover 8 tiles each,
 // so that a digit's counts of them fill one 32-byte sector, each thread loading 16 keys of each. The
-// keys' fill copies the values back in the same launch (grids of at most 4096 blocks) while the values
-// take at most 8 times the L2; beyond that the fill and a plain copy are as fast, and the launch with
-// both slightly slower (bench/PERFORMANCE.md).
+// keys' fill copies the values back in the same launch (grids of at most 4096 blocks). Once the values
+// take more than 8 times the L2, where the copy back runs at DRAM's rate, the pass writes what it safely
+// can straight to the caller's buffer, a tile waiting for the tiles 128 before it to be consumed (nearly
+// always long done: about 400 tiles run at once on an H200); below that the draw and the flags cost more
+// than the copy they save (bench/PERFORMANCE.md).
 template <class BlockScans, class Value>
 struct radix_counted_shape {
   static constexpr int threads = 2 * radix_digits;
@@ -82,7 +84,8 @@ struct radix_counted_shape {
   static constexpr int count_threads = tile_items / 16;
   static constexpr int tiles_per_count_block = 8;
   static constexpr unsigned fill_with_copy_max_blocks = 4096;
-  static constexpr std::size_t fill_with_copy_max_l2s = 8;
+  static constexpr std::size_t straight_writes_min_l2s = 8;
+  static constexpr offset_t straight_lag = 128;
   template <class Count>
   using digit_scan = typename BlockScans::template block_scan_for<Count, threads>;
 };
