@@ -517,6 +517,59 @@ TYPED_TEST(sort_test, VeryLargeInput) {
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(sorted[i], keys[i]) << "at " << i;
 }
 
+// 8-bit keys with values past the size at which the pass writes values straight to the caller's buffer
+// (radix_counted_shape::straight_writes_min_l2s times this device's L2), with the tuning's own lag: keys
+// uniform (about half the values go straight) and skewed to few digits, ascending and descending, every
+// key and value checked against a counting sort (values: the items' input positions).
+TYPED_TEST(sort_test, OneByteKeysWithValuesPastTheStraightWritesSize) {
+  if constexpr (!std::is_same_v<TypeParam, matrix_under_test>) GTEST_SKIP() << "the matrix family covers this size";
+  using tuning = fastscan::detail::radix_counted_tuning<typename TypeParam::algorithm, std::uint32_t>;
+  int device = 0, l2_bytes = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device), cudaSuccess);
+  const std::size_t straight_min = tuning::straight_writes_min_l2s * static_cast<std::size_t>(l2_bytes) / 4;
+  const auto sizes = capped({straight_min + 3 * tuning::tile_items + 5});
+  if (sizes.empty()) GTEST_SKIP() << "FASTSCAN_TEST_MAX_N is below " << straight_min;
+  const std::size_t n = sizes.front();
+  for (int layout = 0; layout < 2; ++layout) {
+    for (bool descending : {false, true}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + (layout == 0 ? ", uniform keys" : ", keys skewed to few digits") +
+                   (descending ? ", descending" : ", ascending"));
+      std::vector<std::uint8_t> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t r = splitmix64(5100 + i + layout);
+        keys[i] = static_cast<std::uint8_t>(layout == 0 ? r : (r % 10 < 7 ? 0x80 : r % 13));
+      }
+      std::vector<std::uint32_t> positions(n);
+      for (std::size_t i = 0; i < n; ++i) positions[i] = static_cast<std::uint32_t>(i);
+      // A stable counting sort: each key's first place in the output, then the items in input order.
+      std::vector<std::size_t> next(257, 0);
+      for (std::uint8_t key : keys) ++next[(descending ? 255 - key : key) + 1];
+      for (int d = 0; d < 256; ++d) next[d + 1] += next[d];
+      std::vector<std::uint8_t> expected_keys(n);
+      std::vector<std::uint32_t> expected_values(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t place = next[descending ? 255 - keys[i] : keys[i]]++;
+        expected_keys[place] = keys[i];
+        expected_values[place] = static_cast<std::uint32_t>(i);
+      }
+      auto device_keys = to_device(keys);
+      auto device_values = to_device(positions);
+      if (descending)
+        thrust::sort_by_key(TypeParam::blocking, device_keys.begin(), device_keys.end(), device_values.begin(),
+                            thrust::greater<std::uint8_t>{});
+      else
+        thrust::sort_by_key(TypeParam::blocking, device_keys.begin(), device_keys.end(), device_values.begin());
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const auto actual_keys = to_host(device_keys);
+      const auto actual_values = to_host(device_values);
+      ASSERT_TRUE(same_bits(expected_keys, actual_keys)) << "keys: first difference at " << first_difference(expected_keys, actual_keys);
+      ASSERT_TRUE(same_bits(expected_values, actual_values))
+          << "values: first difference at " << first_difference(expected_values, actual_values);
+    }
+  }
+}
+
 // The memory class picks the shape of pairs of at most 8 bytes, and of 12-byte pairs where the family's
 // digit scan takes 384 threads (a host-side choice; no GPU needed).
 TEST(RadixSortTunings, ChosenByTheMemoryClass) {

@@ -21,7 +21,6 @@
 // are copied back. With uniform keys about half the values go straight.
 
 #include <fastscan/detail/agent/tile_draw.cuh>
-
 #include <fastscan/detail/block/block_radix_rank.cuh>
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/radix_key.cuh>
@@ -179,8 +178,10 @@ struct agent_radix_sort_counted {
       typename rank_t::temp_storage rank;
       uninitialized_array<Value, tile_items> values;  // sorted
     } work;
-    // Per digit: where the tile's sorted place 0 would go, counted from sorted_values (shifted onto the
-    // caller's buffer for a run that goes straight: one address computation for either buffer).
+    // Per digit: where the tile's sorted place 0 would go, counted from sorted_values, and for a run that
+    // goes straight shifted onto the caller's buffer (device addresses are flat, and the dispatch writes
+    // straight only where the two lie a whole number of values apart): one address computation a value
+    // for either buffer, where a per-digit choice would cost a shared-memory load a value.
     offset_t digit_base[radix_digits];
     offset_t tile;  // straight writes: the drawn tile
   };
