@@ -59,9 +59,8 @@ struct radix_sort_shape {
   using digit_scan = typename BlockScans::template block_scan_for<Count, threads>;
 };
 
-// The keys' fill (agent_radix_sort_fill.cuh) of keys alone, and of keys with values past the size below
-// which it copies the values back too: at most 1024 blocks, each reading the digits' starts once for many
-// runs (bench/PERFORMANCE.md).
+// The keys' fill (agent_radix_sort_fill.cuh) of keys alone: at most 1024 blocks, each reading the digits'
+// starts once for many runs (bench/PERFORMANCE.md).
 inline constexpr unsigned radix_fill_max_blocks = 1024;
 
 // The single pass of 8-bit keys with values (agent_radix_sort_counted.cuh): 512 threads of 16 items for
