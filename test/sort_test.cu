@@ -249,88 +249,69 @@ void check_counted_pass(cudaStream_t stream, int& flavour, bool every_edge = tru
 }
 
 // The counted pass reads keys in 16-byte loads where they are 16-byte aligned and one at a time
-// elsewhere: keys at every offset from a 16-byte boundary, the values beside them at an odd element, and
-// the elements around both ranges checked untouched.
-template <class Under>
-void check_counted_pass_offsets() {
-  const std::size_t guard = 32;
-  for (std::size_t n : capped({104729, (std::size_t{1} << 20) + 1})) {
-    const auto random = random_vector<std::uint32_t>(n, 4560 + n);
-    std::vector<std::uint8_t> keys(n);
-    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint8_t>(random[i] >> 13);
-    const auto order = cpu_stable_order(keys, std::less<>{});
-    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{15}}) {
-      SCOPED_TRACE("n = " + std::to_string(n) + ", offset " + std::to_string(offset));
-      std::vector<std::uint8_t> key_buffer(n + 2 * guard);
-      std::vector<std::uint32_t> value_buffer(n + 2 * guard);
-      for (std::size_t i = 0; i < key_buffer.size(); ++i) {
-        key_buffer[i] = static_cast<std::uint8_t>(0xA5 ^ i);
-        value_buffer[i] = 0xDEADBEEFu ^ static_cast<std::uint32_t>(i);
-      }
-      std::copy(keys.begin(), keys.end(), key_buffer.begin() + guard + offset);
-      for (std::size_t i = 0; i < n; ++i) value_buffer[guard + 1 + i] = static_cast<std::uint32_t>(i);
-      auto device_keys = to_device(key_buffer);
-      auto device_values = to_device(value_buffer);
-      const auto first = device_keys.begin() + static_cast<std::ptrdiff_t>(guard + offset);
-      thrust::sort_by_key(Under::blocking, first, first + static_cast<std::ptrdiff_t>(n),
-                          device_values.begin() + static_cast<std::ptrdiff_t>(guard + 1));
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      std::vector<std::uint8_t> expected_keys(key_buffer);
-      std::vector<std::uint32_t> expected_values(value_buffer);
-      for (std::size_t i = 0; i < n; ++i) {
-        expected_keys[guard + offset + i] = keys[order[i]];
-        expected_values[guard + 1 + i] = static_cast<std::uint32_t>(order[i]);
-      }
-      const auto actual_keys = to_host(device_keys);
-      const auto actual_values = to_host(device_values);
-      ASSERT_TRUE(same_bits(expected_keys, actual_keys)) << "keys: first difference at " << first_difference(expected_keys, actual_keys);
-      ASSERT_TRUE(same_bits(expected_values, actual_values))
-          << "values: first difference at " << first_difference(expected_values, actual_values);
-    }
-  }
-}
-
-// Values aligned more loosely than their size (4 bytes aligned to 1) at every byte offset: the pass's
-// straight writes address the caller's buffer from the second one, which where it does not lie a whole
-// number of values away must take the copy back for every value. The bytes around the values are
-// checked untouched.
+// elsewhere, and its straight writes address the caller's values from the second buffer, which where it
+// does not lie a whole number of values away must take the copy back for every value: keys at every
+// offset from a 16-byte boundary with aligned values at an odd element, and values of 4 bytes aligned to
+// 1 at every byte offset; the bytes around both ranges checked untouched.
 struct byte_quad {
   std::uint8_t bytes[4];
 };
 static_assert(alignof(byte_quad) == 1 && sizeof(byte_quad) == 4);
 
-template <class Under>
-void check_counted_pass_loose_values() {
+struct counted_pass_placement {
+  std::size_t key_offset;    // bytes from a 16-byte boundary
+  std::size_t value_offset;  // bytes from a 16-byte boundary
+};
+
+template <class Under, class Value>
+void check_counted_pass_placed(std::initializer_list<counted_pass_placement> placements) {
+  static_assert(sizeof(Value) == 4);
   const std::size_t guard = 64;
   for (std::size_t n : capped({104729, (std::size_t{1} << 20) + 1})) {
-    const auto random = random_vector<std::uint32_t>(n, 4570 + n);
+    const auto random = random_vector<std::uint32_t>(n, 4560 + n);
     std::vector<std::uint8_t> keys(n);
-    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint8_t>(random[i] >> 7);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint8_t>(random[i] >> 13);
     const auto order = cpu_stable_order(keys, std::less<>{});
-    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
-      SCOPED_TRACE("n = " + std::to_string(n) + ", values at byte offset " + std::to_string(offset));
+    for (const auto [key_offset, value_offset] : placements) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", keys at byte offset " + std::to_string(key_offset) +
+                   ", values of alignment " + std::to_string(alignof(Value)) + " at byte offset " +
+                   std::to_string(value_offset));
+      std::vector<std::uint8_t> key_bytes(n + 2 * guard);
       std::vector<std::uint8_t> value_bytes(4 * n + 2 * guard);
+      for (std::size_t i = 0; i < key_bytes.size(); ++i) key_bytes[i] = static_cast<std::uint8_t>(0xA5 ^ i);
       for (std::size_t i = 0; i < value_bytes.size(); ++i) value_bytes[i] = static_cast<std::uint8_t>(0x5A ^ (i * 7));
-      for (std::size_t i = 0; i < n; ++i) std::memcpy(&value_bytes[guard + offset + 4 * i], &random[i], 4);
-      auto device_keys = to_device(keys);
-      auto device_bytes = to_device(value_bytes);
-      const thrust::device_ptr<byte_quad> values(
-          reinterpret_cast<byte_quad*>(thrust::raw_pointer_cast(device_bytes.data()) + guard + offset));
-      thrust::sort_by_key(Under::blocking, device_keys.begin(), device_keys.end(), values);
+      std::copy(keys.begin(), keys.end(), key_bytes.begin() + static_cast<std::ptrdiff_t>(guard + key_offset));
+      for (std::size_t i = 0; i < n; ++i) {  // each value its index: stability shows
+        const auto index = static_cast<std::uint32_t>(i);
+        std::memcpy(&value_bytes[guard + value_offset + 4 * i], &index, 4);
+      }
+      auto device_keys = to_device(key_bytes);
+      auto device_values = to_device(value_bytes);
+      const auto first = device_keys.begin() + static_cast<std::ptrdiff_t>(guard + key_offset);
+      const thrust::device_ptr<Value> values(
+          reinterpret_cast<Value*>(thrust::raw_pointer_cast(device_values.data()) + guard + value_offset));
+      thrust::sort_by_key(Under::blocking, first, first + static_cast<std::ptrdiff_t>(n), values);
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      std::vector<std::uint8_t> expected_keys(n);
-      std::vector<std::uint8_t> expected_bytes(value_bytes);
+      std::vector<std::uint8_t> expected_keys(key_bytes);
+      std::vector<std::uint8_t> expected_values(value_bytes);
       for (std::size_t i = 0; i < n; ++i) {
-        expected_keys[i] = keys[order[i]];
-        std::memcpy(&expected_bytes[guard + offset + 4 * i], &random[order[i]], 4);
+        expected_keys[guard + key_offset + i] = keys[order[i]];
+        const auto index = static_cast<std::uint32_t>(order[i]);
+        std::memcpy(&expected_values[guard + value_offset + 4 * i], &index, 4);
       }
       const auto actual_keys = to_host(device_keys);
-      const auto actual_bytes = to_host(device_bytes);
-      ASSERT_TRUE(same_bits(expected_keys, actual_keys)) << "keys: first difference at " << first_difference(expected_keys, actual_keys);
-      ASSERT_TRUE(same_bits(expected_bytes, actual_bytes))
-          << "value bytes: first difference at " << first_difference(expected_bytes, actual_bytes);
+      const auto actual_values = to_host(device_values);
+      ASSERT_TRUE(same_bits(expected_keys, actual_keys)) << "key bytes: first difference at " << first_difference(expected_keys, actual_keys);
+      ASSERT_TRUE(same_bits(expected_values, actual_values))
+          << "value bytes: first difference at " << first_difference(expected_values, actual_values);
     }
   }
+}
+
+template <class Under>
+void check_counted_pass_offsets() {
+  check_counted_pass_placed<Under, std::uint32_t>({{0, 4}, {1, 4}, {7, 4}, {15, 4}});
+  check_counted_pass_placed<Under, byte_quad>({{0, 0}, {0, 1}, {0, 2}, {0, 3}});
 }
 
 TYPED_TEST(sort_test, OneByteKeysWithValuesByCounting) {
@@ -360,7 +341,6 @@ TYPED_TEST(sort_test, OneByteKeysWithValuesWrittenStraight) {
     check_counted_pass<TypeParam, std::int8_t, std::uint64_t>(stream.get(), flavour, false);
     check_counted_pass<TypeParam, std::uint8_t, std::uint16_t>(stream.get(), flavour, false);
     check_counted_pass_offsets<TypeParam>();
-    check_counted_pass_loose_values<TypeParam>();
   }
 }
 
