@@ -8,16 +8,22 @@
 // Results equal Thrust's CUDA backend's, including what its documentation leaves open: partition
 // leaves the rejected items in reverse order (stable_partition in order), unique and unique_by_key keep
 // the first item of each run and call binary_pred(previous, current). Predicates get loaded values of
-// the iterators' value types (a stencil's too), never references into device memory.
+// the iterators' value types (a stencil's too), never references into device memory. From device code
+// each runs Thrust's sequential algorithm, as thrust::cuda::par does (launch.cuh).
 
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_select.cuh>
 #include <fastscan/detail/thrust/launch.cuh>
 
+#include <thrust/copy.h>
+#include <thrust/detail/seq.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/pair.h>
+#include <thrust/partition.h>
+#include <thrust/remove.h>
+#include <thrust/unique.h>
 
 #include <cuda/std/functional>
 
@@ -105,54 +111,83 @@ It run_partition_in_place(execution_policy<Derived, Algorithm>& policy, It first
 
 // ---- copy_if, remove_copy_if, remove_copy ---------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class Pred>
-OutputIt copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result, Pred pred) {
-  return result + run_select(policy, first, last, selector_for(no_stencil{}, pred), result, no_output{}, "copy_if");
+__host__ __device__ OutputIt copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                     OutputIt result, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return result + run_select(policy, first, last, selector_for(no_stencil{}, pred), result, no_output{},
+                                  "copy_if");),
+      (return thrust::copy_if(thrust::seq, first, last, result, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class StencilIt, class OutputIt, class Pred>
-OutputIt copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, StencilIt stencil,
-                 OutputIt result, Pred pred) {
-  return result + run_select(policy, first, last, selector_for(stencil, pred), result, no_output{}, "copy_if");
+__host__ __device__ OutputIt copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                     StencilIt stencil, OutputIt result, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return result + run_select(policy, first, last, selector_for(stencil, pred), result, no_output{}, "copy_if");),
+      (return thrust::copy_if(thrust::seq, first, last, stencil, result, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class Pred>
-OutputIt remove_copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
-                        Pred pred) {
-  return result +
-         run_select(policy, first, last, selector_for(no_stencil{}, negate(pred)), result, no_output{}, "remove_copy_if");
+__host__ __device__ OutputIt remove_copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            OutputIt result, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return result + run_select(policy, first, last, selector_for(no_stencil{}, negate(pred)), result, no_output{},
+                                  "remove_copy_if");),
+      (return thrust::remove_copy_if(thrust::seq, first, last, result, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class StencilIt, class OutputIt, class Pred>
-OutputIt remove_copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, StencilIt stencil,
-                        OutputIt result, Pred pred) {
-  return result +
-         run_select(policy, first, last, selector_for(stencil, negate(pred)), result, no_output{}, "remove_copy_if");
+__host__ __device__ OutputIt remove_copy_if(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            StencilIt stencil, OutputIt result, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return result + run_select(policy, first, last, selector_for(stencil, negate(pred)), result, no_output{},
+                                  "remove_copy_if");),
+      (return thrust::remove_copy_if(thrust::seq, first, last, stencil, result, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class T>
-OutputIt remove_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
-                     T const& value) {
-  return result + run_select(policy, first, last, selector_for(no_stencil{}, not_equal_to_value<T>{value}), result,
-                             no_output{}, "remove_copy");
+__host__ __device__ OutputIt remove_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                         OutputIt result, T const& value) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return result + run_select(policy, first, last, selector_for(no_stencil{}, not_equal_to_value<T>{value}),
+                                  result, no_output{}, "remove_copy");),
+      (return thrust::remove_copy(thrust::seq, first, last, result, value);));
 }
 
 // ---- remove_if, remove (in place) -----------------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class Pred>
-It remove_if(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
-  return first + run_select(policy, first, last, selector_for(no_stencil{}, negate(pred)), first, no_output{}, "remove_if");
+__host__ __device__ It remove_if(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return first + run_select(policy, first, last, selector_for(no_stencil{}, negate(pred)), first, no_output{},
+                                 "remove_if");),
+      (return thrust::remove_if(thrust::seq, first, last, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class StencilIt, class Pred>
-It remove_if(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil, Pred pred) {
-  return first + run_select(policy, first, last, selector_for(stencil, negate(pred)), first, no_output{}, "remove_if");
+__host__ __device__ It remove_if(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil,
+                                 Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return first + run_select(policy, first, last, selector_for(stencil, negate(pred)), first, no_output{},
+                                 "remove_if");),
+      (return thrust::remove_if(thrust::seq, first, last, stencil, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class T>
-It remove(execution_policy<Derived, Algorithm>& policy, It first, It last, T const& value) {
-  return first + run_select(policy, first, last, selector_for(no_stencil{}, not_equal_to_value<T>{value}), first,
-                            no_output{}, "remove");
+__host__ __device__ It remove(execution_policy<Derived, Algorithm>& policy, It first, It last, T const& value) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return first + run_select(policy, first, last, selector_for(no_stencil{}, not_equal_to_value<T>{value}), first,
+                                 no_output{}, "remove");),
+      (return thrust::remove(thrust::seq, first, last, value);));
 }
 
 // ---- partition_copy, stable_partition_copy (the same: Thrust's partition_copy is stable too) -------
@@ -165,86 +200,122 @@ thrust::pair<SelectedIt, RejectedIt> run_partition_copy(execution_policy<Derived
   return {selected_out + selected, rejected_out + (::cuda::std::distance(first, last) - selected)};
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class SelectedIt, class RejectedIt, class Pred>
-thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy, InputIt first,
-                                                    InputIt last, SelectedIt selected_out, RejectedIt rejected_out,
-                                                    Pred pred) {
-  return run_partition_copy(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out,
-                            "partition_copy");
+__host__ __device__ thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy,
+                                                                        InputIt first, InputIt last,
+                                                                        SelectedIt selected_out,
+                                                                        RejectedIt rejected_out, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_copy(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out,
+                                 "partition_copy");),
+      (return thrust::partition_copy(thrust::seq, first, last, selected_out, rejected_out, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class StencilIt, class SelectedIt, class RejectedIt,
           class Pred>
-thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy, InputIt first,
-                                                    InputIt last, StencilIt stencil, SelectedIt selected_out,
-                                                    RejectedIt rejected_out, Pred pred) {
-  return run_partition_copy(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
-                            "partition_copy");
+__host__ __device__ thrust::pair<SelectedIt, RejectedIt> partition_copy(execution_policy<Derived, Algorithm>& policy,
+                                                                        InputIt first, InputIt last,
+                                                                        StencilIt stencil, SelectedIt selected_out,
+                                                                        RejectedIt rejected_out, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_copy(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
+                                 "partition_copy");),
+      (return thrust::partition_copy(thrust::seq, first, last, stencil, selected_out, rejected_out, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class SelectedIt, class RejectedIt, class Pred>
-thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(execution_policy<Derived, Algorithm>& policy,
-                                                           InputIt first, InputIt last, SelectedIt selected_out,
-                                                           RejectedIt rejected_out, Pred pred) {
-  return run_partition_copy(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out,
-                            "stable_partition_copy");
+__host__ __device__ thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(
+    execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, SelectedIt selected_out,
+    RejectedIt rejected_out, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_copy(policy, first, last, selector_for(no_stencil{}, pred), selected_out, rejected_out,
+                                 "stable_partition_copy");),
+      (return thrust::stable_partition_copy(thrust::seq, first, last, selected_out, rejected_out, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class StencilIt, class SelectedIt, class RejectedIt,
           class Pred>
-thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(execution_policy<Derived, Algorithm>& policy,
-                                                           InputIt first, InputIt last, StencilIt stencil,
-                                                           SelectedIt selected_out, RejectedIt rejected_out,
-                                                           Pred pred) {
-  return run_partition_copy(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
-                            "stable_partition_copy");
+__host__ __device__ thrust::pair<SelectedIt, RejectedIt> stable_partition_copy(
+    execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, StencilIt stencil,
+    SelectedIt selected_out, RejectedIt rejected_out, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_copy(policy, first, last, selector_for(stencil, pred), selected_out, rejected_out,
+                                 "stable_partition_copy");),
+      (return thrust::stable_partition_copy(thrust::seq, first, last, stencil, selected_out, rejected_out, pred);));
 }
 
 // ---- partition, stable_partition (in place) -------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class Pred>
-It partition(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
-  return run_partition_in_place(policy, first, last, selector_for(no_stencil{}, pred), false, "partition");
+__host__ __device__ It partition(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_in_place(policy, first, last, selector_for(no_stencil{}, pred), false, "partition");),
+      (return thrust::partition(thrust::seq, first, last, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class StencilIt, class Pred>
-It partition(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil, Pred pred) {
-  return run_partition_in_place(policy, first, last, selector_for(stencil, pred), false, "partition");
+__host__ __device__ It partition(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil,
+                                 Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_in_place(policy, first, last, selector_for(stencil, pred), false, "partition");),
+      (return thrust::partition(thrust::seq, first, last, stencil, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class Pred>
-It stable_partition(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
-  return run_partition_in_place(policy, first, last, selector_for(no_stencil{}, pred), true, "stable_partition");
+__host__ __device__ It stable_partition(execution_policy<Derived, Algorithm>& policy, It first, It last, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_in_place(policy, first, last, selector_for(no_stencil{}, pred), true,
+                                     "stable_partition");),
+      (return thrust::stable_partition(thrust::seq, first, last, pred);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class StencilIt, class Pred>
-It stable_partition(execution_policy<Derived, Algorithm>& policy, It first, It last, StencilIt stencil, Pred pred) {
-  return run_partition_in_place(policy, first, last, selector_for(stencil, pred), true, "stable_partition");
+__host__ __device__ It stable_partition(execution_policy<Derived, Algorithm>& policy, It first, It last,
+                                        StencilIt stencil, Pred pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_partition_in_place(policy, first, last, selector_for(stencil, pred), true, "stable_partition");),
+      (return thrust::stable_partition(thrust::seq, first, last, stencil, pred);));
 }
 
 // ---- unique_copy, unique --------------------------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class EqualOp>
-OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
-                     EqualOp equal) {
-  using selector_t = select_run_heads<decltype(make_callable(equal))>;
-  return result + run_select(policy, first, last, selector_t{make_callable(equal)}, result, no_output{}, "unique_copy");
+__host__ __device__ OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                         OutputIt result, EqualOp equal) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (using selector_t = select_run_heads<decltype(make_callable(equal))>;
+       return result + run_select(policy, first, last, selector_t{make_callable(equal)}, result, no_output{},
+                                  "unique_copy");),
+      (return thrust::unique_copy(thrust::seq, first, last, result, equal);));
 }
 
 template <class Derived, class Algorithm, class InputIt, class OutputIt>
-OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
+__host__ __device__ OutputIt unique_copy(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                         OutputIt result) {
   return fastscan::detail::unique_copy(policy, first, last, result,
                                        ::cuda::std::equal_to<thrust::detail::it_value_t<InputIt>>{});
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class EqualOp>
-It unique(execution_policy<Derived, Algorithm>& policy, It first, It last, EqualOp equal) {
-  using selector_t = select_run_heads<decltype(make_callable(equal))>;
-  return first + run_select(policy, first, last, selector_t{make_callable(equal)}, first, no_output{}, "unique");
+__host__ __device__ It unique(execution_policy<Derived, Algorithm>& policy, It first, It last, EqualOp equal) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (using selector_t = select_run_heads<decltype(make_callable(equal))>;
+       return first + run_select(policy, first, last, selector_t{make_callable(equal)}, first, no_output{}, "unique");),
+      (return thrust::unique(thrust::seq, first, last, equal);));
 }
 
 template <class Derived, class Algorithm, class It>
-It unique(execution_policy<Derived, Algorithm>& policy, It first, It last) {
+__host__ __device__ It unique(execution_policy<Derived, Algorithm>& policy, It first, It last) {
   return fastscan::detail::unique(policy, first, last, ::cuda::std::equal_to<thrust::detail::it_value_t<It>>{});
 }
 
@@ -263,34 +334,45 @@ thrust::pair<KeysOut, ValuesOut> run_unique_by_key(execution_policy<Derived, Alg
   return {keys_output + kept, values_output + kept};
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred>
-thrust::pair<KeysOut, ValuesOut> unique_by_key_copy(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
-                                                    KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
-                                                    ValuesOut values_output, Pred binary_pred) {
-  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output, binary_pred,
-                           "unique_by_key_copy");
+__host__ __device__ thrust::pair<KeysOut, ValuesOut> unique_by_key_copy(execution_policy<Derived, Algorithm>& policy,
+                                                                        KeysIt keys_first, KeysIt keys_last,
+                                                                        ValuesIt values_first, KeysOut keys_output,
+                                                                        ValuesOut values_output, Pred binary_pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output, binary_pred,
+                                "unique_by_key_copy");),
+      (return thrust::unique_by_key_copy(thrust::seq, keys_first, keys_last, values_first, keys_output, values_output,
+                                         binary_pred);));
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut>
-thrust::pair<KeysOut, ValuesOut> unique_by_key_copy(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
-                                                    KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
-                                                    ValuesOut values_output) {
-  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output,
-                           ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key_copy");
+__host__ __device__ thrust::pair<KeysOut, ValuesOut> unique_by_key_copy(execution_policy<Derived, Algorithm>& policy,
+                                                                        KeysIt keys_first, KeysIt keys_last,
+                                                                        ValuesIt values_first, KeysOut keys_output,
+                                                                        ValuesOut values_output) {
+  return detail::unique_by_key_copy(policy, keys_first, keys_last, values_first, keys_output, values_output,
+                                    ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{});
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class Pred>
-thrust::pair<KeysIt, ValuesIt> unique_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
-                                             KeysIt keys_last, ValuesIt values_first, Pred binary_pred) {
-  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_first, values_first, binary_pred,
-                           "unique_by_key");
+__host__ __device__ thrust::pair<KeysIt, ValuesIt> unique_by_key(execution_policy<Derived, Algorithm>& policy,
+                                                                 KeysIt keys_first, KeysIt keys_last,
+                                                                 ValuesIt values_first, Pred binary_pred) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_first, values_first, binary_pred,
+                                "unique_by_key");),
+      (return thrust::unique_by_key(thrust::seq, keys_first, keys_last, values_first, binary_pred);));
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt>
-thrust::pair<KeysIt, ValuesIt> unique_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
-                                             KeysIt keys_last, ValuesIt values_first) {
-  return run_unique_by_key(policy, keys_first, keys_last, values_first, keys_first, values_first,
-                           ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{}, "unique_by_key");
+__host__ __device__ thrust::pair<KeysIt, ValuesIt> unique_by_key(execution_policy<Derived, Algorithm>& policy,
+                                                                 KeysIt keys_first, KeysIt keys_last,
+                                                                 ValuesIt values_first) {
+  return detail::unique_by_key(policy, keys_first, keys_last, values_first,
+                               ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{});
 }
 
 }  // namespace fastscan::detail

@@ -1,7 +1,8 @@
 #pragma once
 // What every overload at the Thrust boundary shares: the range length check, the launch through the
-// policy's allocator and synchronisation, and the translation of a failure into the exception Thrust's
-// CUDA backend throws, naming the policy as the user spelled it, the algorithm called and the step.
+// policy's allocator and synchronisation, the translation of a failure into the exception Thrust's
+// CUDA backend throws, naming the policy as the user spelled it, the algorithm called and the step,
+// and the split between calls from host code and calls from device code.
 
 #include <fastscan/detail/config.cuh>
 #include <fastscan/detail/dispatch/temp_arena.cuh>
@@ -15,8 +16,28 @@
 
 #include <cuda/std/iterator>
 
+#include <nv/target>
+
 #include <cstdint>
 #include <string>
+
+// The body of every overload at the Thrust boundary that does the work: `host_impl` from host code,
+// `sequential_impl` from device code (a kernel calling a Thrust algorithm through a fastscan policy), as
+// Thrust's CUDA backend splits its own (THRUST_CDP_DISPATCH, which runs the sequential algorithm in device
+// code since CCCL 3.0 has no dynamic parallelism): such a kernel answers as one calling through
+// thrust::cuda::par. The device pass still sees the host branch, never taken, so that the kernels it
+// launches are compiled for the device. Each branch is a parenthesised list of statements. Every
+// function using it is preceded by `#pragma nv_exec_check_disable`, as Thrust's own are
+// (_CCCL_EXEC_CHECK_DISABLE): its host branch calls host functions from a __host__ __device__ one.
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
+#  define FASTSCAN_HOST_OR_SEQUENTIAL(host_impl, sequential_impl) \
+    if (false) {                                                   \
+      NV_IF_TARGET(NV_ANY_TARGET, host_impl)                       \
+    }                                                              \
+    NV_IF_TARGET(NV_IS_HOST, host_impl, sequential_impl)
+#else
+#  define FASTSCAN_HOST_OR_SEQUENTIAL(host_impl, sequential_impl) NV_IF_TARGET(NV_IS_HOST, host_impl, sequential_impl)
+#endif
 
 namespace fastscan::detail {
 

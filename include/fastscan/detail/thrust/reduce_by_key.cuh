@@ -6,12 +6,14 @@
 // operator is plus over the values output's value type (the input's, for an output iterator such as
 // discard_iterator). Like Thrust's, it waits for the number of runs, which the returned iterators need.
 // The _deterministic policies keep their promise of the same bits on every run (two steps, about twice
-// the traffic: dispatch/dispatch_reduce_by_key.cuh).
+// the traffic: dispatch/dispatch_reduce_by_key.cuh). From device code it runs Thrust's sequential
+// algorithm, as thrust::cuda::par does (launch.cuh).
 
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_reduce_by_key.cuh>
 #include <fastscan/detail/thrust/launch.cuh>
 
+#include <thrust/detail/seq.h>
 #include <thrust/detail/type_traits/iterator/is_output_iterator.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/pair.h>
@@ -25,9 +27,9 @@ namespace fastscan::detail {
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred,
           class Op>
-thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
-                                               KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
-                                               ValuesOut values_output, Pred binary_pred, Op binary_op) {
+thrust::pair<KeysOut, ValuesOut> run_reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
+                                                   ValuesOut values_output, Pred binary_pred, Op binary_op) {
   const offset_t n = checked_length<Algorithm>(static_cast<Derived&>(policy), keys_first, keys_last, "reduce_by_key");
   const auto pred = make_callable(binary_pred);
   const auto op = make_callable(binary_op);
@@ -42,10 +44,26 @@ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorit
   return {keys_output + runs, values_output + runs};
 }
 
+#pragma nv_exec_check_disable
+template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred,
+          class Op>
+__host__ __device__ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy,
+                                                                   KeysIt keys_first, KeysIt keys_last,
+                                                                   ValuesIt values_first, KeysOut keys_output,
+                                                                   ValuesOut values_output, Pred binary_pred,
+                                                                   Op binary_op) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_reduce_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output, binary_pred,
+                                binary_op);),
+      (return thrust::reduce_by_key(thrust::seq, keys_first, keys_last, values_first, keys_output, values_output,
+                                    binary_pred, binary_op);));
+}
+
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut, class Pred>
-thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
-                                               KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
-                                               ValuesOut values_output, Pred binary_pred) {
+__host__ __device__ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy,
+                                                                   KeysIt keys_first, KeysIt keys_last,
+                                                                   ValuesIt values_first, KeysOut keys_output,
+                                                                   ValuesOut values_output, Pred binary_pred) {
   using value_t = std::conditional_t<thrust::detail::is_output_iterator<ValuesOut>, thrust::detail::it_value_t<ValuesIt>,
                                      thrust::detail::it_value_t<ValuesOut>>;
   return detail::reduce_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output, binary_pred,
@@ -53,9 +71,10 @@ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorit
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class KeysOut, class ValuesOut>
-thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
-                                               KeysIt keys_last, ValuesIt values_first, KeysOut keys_output,
-                                               ValuesOut values_output) {
+__host__ __device__ thrust::pair<KeysOut, ValuesOut> reduce_by_key(execution_policy<Derived, Algorithm>& policy,
+                                                                   KeysIt keys_first, KeysIt keys_last,
+                                                                   ValuesIt values_first, KeysOut keys_output,
+                                                                   ValuesOut values_output) {
   return detail::reduce_by_key(policy, keys_first, keys_last, values_first, keys_output, values_output,
                                ::cuda::std::equal_to<thrust::detail::it_value_t<KeysIt>>{});
 }

@@ -6,7 +6,7 @@
 //   inclusive_scan with init:    decay(op(init, value))   (P2322)
 //   exclusive_scan:              the init's type; without init, value_type{} with plus
 //   transform scans:             the same, over transform_iterator<unary, first, value_type, value_type>
-// Host-only by design: a host/device override would compile into an empty kernel.
+// From device code each runs Thrust's sequential algorithm, as thrust::cuda::par does (launch.cuh).
 
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/callable.cuh>
@@ -15,9 +15,11 @@
 #include <fastscan/detail/thrust/launch.cuh>
 #include <fastscan/detail/thrust/temporary_buffer.cuh>
 
+#include <thrust/detail/seq.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
 
 #include <cuda/std/functional>
 #include <cuda/std/type_traits>
@@ -59,41 +61,53 @@ void reduce_in_order(execution_policy<Derived, Algorithm>& policy, InputIt first
 
 // ---- inclusive_scan ----------------------------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class Op>
-OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
-                        Op op) {
+__host__ __device__ OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            OutputIt result, Op op) {
   using acc_t = thrust::detail::it_value_t<InputIt>;
-  return run_scan<scan_kind::inclusive, acc_t>(policy, first, last, result, op, none<acc_t>(), "inclusive_scan");
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan<scan_kind::inclusive, acc_t>(policy, first, last, result, op, none<acc_t>(), "inclusive_scan");),
+      (return thrust::inclusive_scan(thrust::seq, first, last, result, op);));
 }
 
 template <class Derived, class Algorithm, class InputIt, class OutputIt>
-OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
+__host__ __device__ OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            OutputIt result) {
   return detail::inclusive_scan(policy, first, last, result, ::cuda::std::plus<>{});
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class T, class Op>
-OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
-                        T init, Op op) {
+__host__ __device__ OutputIt inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            OutputIt result, T init, Op op) {
   using acc_t = ::cuda::std::__accumulator_t<Op, thrust::detail::it_value_t<InputIt>, T>;
-  return run_scan<scan_kind::inclusive, acc_t>(policy, first, last, result, op, some<acc_t>(init), "inclusive_scan");
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan<scan_kind::inclusive, acc_t>(policy, first, last, result, op, some<acc_t>(init),
+                                                    "inclusive_scan");),
+      (return thrust::inclusive_scan(thrust::seq, first, last, result, init, op);));
 }
 
 // ---- exclusive_scan ----------------------------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class T, class Op>
-OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
-                        T init, Op op) {
-  return run_scan<scan_kind::exclusive, T>(policy, first, last, result, op, some<T>(init), "exclusive_scan");
+__host__ __device__ OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            OutputIt result, T init, Op op) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan<scan_kind::exclusive, T>(policy, first, last, result, op, some<T>(init), "exclusive_scan");),
+      (return thrust::exclusive_scan(thrust::seq, first, last, result, init, op);));
 }
 
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class T>
-OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result,
-                        T init) {
+__host__ __device__ OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            OutputIt result, T init) {
   return detail::exclusive_scan(policy, first, last, result, init, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Algorithm, class InputIt, class OutputIt>
-OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last, OutputIt result) {
+__host__ __device__ OutputIt exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
+                                            OutputIt result) {
   using init_t = thrust::detail::it_value_t<InputIt>;
   return detail::exclusive_scan(policy, first, last, result, init_t{});
 }
@@ -106,31 +120,43 @@ using transformed_input_t = thrust::transform_iterator<
     UnaryOp, InputIt, ::cuda::std::remove_cvref_t<thrust::detail::invoke_result_t<UnaryOp, thrust::detail::it_value_t<InputIt>>>,
     ::cuda::std::remove_cvref_t<thrust::detail::invoke_result_t<UnaryOp, thrust::detail::it_value_t<InputIt>>>>;
 
+// From device code, the sequential scan of the same transformed input, as Thrust's backend runs it.
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class UnaryOp, class Op>
-OutputIt transform_inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
-                                  OutputIt result, UnaryOp unary_op, Op op) {
+__host__ __device__ OutputIt transform_inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first,
+                                                      InputIt last, OutputIt result, UnaryOp unary_op, Op op) {
   using input_t = transformed_input_t<InputIt, UnaryOp>;
   using acc_t = thrust::detail::it_value_t<input_t>;
-  return run_scan<scan_kind::inclusive, acc_t>(policy, input_t(first, unary_op), input_t(last, unary_op), result, op,
-                                               none<acc_t>(), "transform_inclusive_scan");
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan<scan_kind::inclusive, acc_t>(policy, input_t(first, unary_op), input_t(last, unary_op), result,
+                                                    op, none<acc_t>(), "transform_inclusive_scan");),
+      (return thrust::inclusive_scan(thrust::seq, input_t(first, unary_op), input_t(last, unary_op), result, op);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class UnaryOp, class T, class Op>
-OutputIt transform_inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
-                                  OutputIt result, UnaryOp unary_op, T init, Op op) {
+__host__ __device__ OutputIt transform_inclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first,
+                                                      InputIt last, OutputIt result, UnaryOp unary_op, T init, Op op) {
   using input_t = transformed_input_t<InputIt, UnaryOp>;
   using acc_t = ::cuda::std::__accumulator_t<Op, thrust::detail::it_value_t<input_t>, T>;
-  return run_scan<scan_kind::inclusive, acc_t>(policy, input_t(first, unary_op), input_t(last, unary_op), result, op,
-                                               some<acc_t>(init), "transform_inclusive_scan");
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan<scan_kind::inclusive, acc_t>(policy, input_t(first, unary_op), input_t(last, unary_op), result,
+                                                    op, some<acc_t>(init), "transform_inclusive_scan");),
+      (return thrust::inclusive_scan(thrust::seq, input_t(first, unary_op), input_t(last, unary_op), result, init,
+                                     op);));
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class InputIt, class OutputIt, class UnaryOp, class T, class Op>
-OutputIt transform_exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first, InputIt last,
-                                  OutputIt result, UnaryOp unary_op, T init, Op op) {
+__host__ __device__ OutputIt transform_exclusive_scan(execution_policy<Derived, Algorithm>& policy, InputIt first,
+                                                      InputIt last, OutputIt result, UnaryOp unary_op, T init, Op op) {
   using value_t = ::cuda::std::remove_cvref_t<T>;
   using input_t = thrust::transform_iterator<UnaryOp, InputIt, value_t, value_t>;
-  return run_scan<scan_kind::exclusive, T>(policy, input_t(first, unary_op), input_t(last, unary_op), result, op,
-                                           some<T>(init), "transform_exclusive_scan");
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan<scan_kind::exclusive, T>(policy, input_t(first, unary_op), input_t(last, unary_op), result, op,
+                                                some<T>(init), "transform_exclusive_scan");),
+      (return thrust::exclusive_scan(thrust::seq, input_t(first, unary_op), input_t(last, unary_op), result, init,
+                                     op);));
 }
 
 }  // namespace fastscan::detail

@@ -2,14 +2,17 @@
 // Overloads of Thrust's scan-by-key algorithms for fastscan policies, every arity. A segment is a
 // maximal run of keys for which pred(key[i-1], key[i]) holds. Types follow Thrust 3.0's CUDA
 // backend: inclusive accumulates in the values' value type, exclusive in the init's type; the
-// defaults are equal_to<> and plus<>, and value_type{} as init.
+// defaults are equal_to<> and plus<>, and value_type{} as init. From device code each runs Thrust's
+// sequential algorithm, as thrust::cuda::par does (launch.cuh).
 
 #include <fastscan/detail/backward.cuh>
 #include <fastscan/detail/callable.cuh>
 #include <fastscan/detail/dispatch/dispatch_scan_by_key.cuh>
 #include <fastscan/detail/thrust/launch.cuh>
 
+#include <thrust/detail/seq.h>
 #include <thrust/iterator/iterator_traits.h>
+#include <thrust/scan.h>
 
 #include <cuda/std/functional>
 
@@ -37,50 +40,60 @@ OutputIt run_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt ke
 
 // ---- inclusive_scan_by_key ---------------------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class Pred, class Op>
-OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                               ValuesIt values, OutputIt result, Pred pred, Op op) {
+__host__ __device__ OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values, OutputIt result, Pred pred,
+                                                   Op op) {
   using acc_t = thrust::detail::it_value_t<ValuesIt>;
-  return run_scan_by_key<scan_kind::inclusive, acc_t>(policy, keys_first, keys_last, values, result, pred, op,
-                                                      acc_t{}, "inclusive_scan_by_key");
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan_by_key<scan_kind::inclusive, acc_t>(policy, keys_first, keys_last, values, result, pred, op,
+                                                           acc_t{}, "inclusive_scan_by_key");),
+      (return thrust::inclusive_scan_by_key(thrust::seq, keys_first, keys_last, values, result, pred, op);));
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class Pred>
-OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                               ValuesIt values, OutputIt result, Pred pred) {
+__host__ __device__ OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values, OutputIt result, Pred pred) {
   return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, pred, ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt>
-OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                               ValuesIt values, OutputIt result) {
+__host__ __device__ OutputIt inclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values, OutputIt result) {
   return detail::inclusive_scan_by_key(policy, keys_first, keys_last, values, result, ::cuda::std::equal_to<>{});
 }
 
 // ---- exclusive_scan_by_key ---------------------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T, class Pred, class Op>
-OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                               ValuesIt values, OutputIt result, T init, Pred pred, Op op) {
-  return run_scan_by_key<scan_kind::exclusive, T>(policy, keys_first, keys_last, values, result, pred, op, init,
-                                                  "exclusive_scan_by_key");
+__host__ __device__ OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values, OutputIt result, T init,
+                                                   Pred pred, Op op) {
+  FASTSCAN_HOST_OR_SEQUENTIAL(
+      (return run_scan_by_key<scan_kind::exclusive, T>(policy, keys_first, keys_last, values, result, pred, op, init,
+                                                       "exclusive_scan_by_key");),
+      (return thrust::exclusive_scan_by_key(thrust::seq, keys_first, keys_last, values, result, init, pred, op);));
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T, class Pred>
-OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                               ValuesIt values, OutputIt result, T init, Pred pred) {
-  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, pred, ::cuda::std::plus<>{});
+__host__ __device__ OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values, OutputIt result, T init,
+                                                   Pred pred) {
+  return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, pred,
+                                       ::cuda::std::plus<>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt, class T>
-OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                               ValuesIt values, OutputIt result, T init) {
+__host__ __device__ OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values, OutputIt result, T init) {
   return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init, ::cuda::std::equal_to<>{});
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class OutputIt>
-OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                               ValuesIt values, OutputIt result) {
+__host__ __device__ OutputIt exclusive_scan_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                                   KeysIt keys_last, ValuesIt values, OutputIt result) {
   using init_t = thrust::detail::it_value_t<ValuesIt>;
   return detail::exclusive_scan_by_key(policy, keys_first, keys_last, values, result, init_t{});
 }

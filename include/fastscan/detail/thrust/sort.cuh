@@ -9,14 +9,17 @@
 //
 // Every other call runs Thrust's CUDA backend through the same policy, and so answers identically:
 // other comparators and key types (Thrust's merge sort; __half and __nv_bfloat16 keys, which Thrust
-// radix-sorts with CUB) and values that are not trivially copyable.
+// radix-sorts with CUB) and values that are not trivially copyable. From device code every call runs
+// Thrust's sequential sort, as thrust::cuda::par does (launch.cuh).
 
 #include <fastscan/detail/dispatch/dispatch_radix_sort.cuh>
 #include <fastscan/detail/thrust/launch.cuh>
 
+#include <thrust/detail/seq.h>
 #include <thrust/detail/trivial_sequence.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/iterator_traits.h>
+#include <thrust/sort.h>
 #include <thrust/system/cuda/detail/sort.h>
 
 #include <cuda/std/functional>
@@ -80,27 +83,39 @@ void run_radix_sort(execution_policy<Derived, Algorithm>& policy, KeysIt keys_fi
 
 // ---- sort, stable_sort -------------------------------------------------------------------------
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class Compare>
-void sort(execution_policy<Derived, Algorithm>& policy, It first, It last, Compare comp) {
+__host__ __device__ void sort(execution_policy<Derived, Algorithm>& policy, It first, It last, Compare comp) {
   constexpr radix_order order = radix_order_for<thrust::detail::it_value_t<It>, Compare>();
-  if constexpr (order == radix_order::none) thrust::cuda_cub::sort(static_cast<Derived&>(policy), first, last, comp);
-  else run_radix_sort<order>(policy, first, last, static_cast<keys_only*>(nullptr), "sort");
+  if constexpr (order == radix_order::none) {
+    thrust::cuda_cub::sort(static_cast<Derived&>(policy), first, last, comp);
+  } else {
+    FASTSCAN_HOST_OR_SEQUENTIAL(
+        (run_radix_sort<order>(policy, first, last, static_cast<keys_only*>(nullptr), "sort");),
+        (thrust::sort(thrust::seq, first, last, comp);));
+  }
 }
 
 template <class Derived, class Algorithm, class It>
-void sort(execution_policy<Derived, Algorithm>& policy, It first, It last) {
+__host__ __device__ void sort(execution_policy<Derived, Algorithm>& policy, It first, It last) {
   detail::sort(policy, first, last, ::cuda::std::less<thrust::detail::it_value_t<It>>{});
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class It, class Compare>
-void stable_sort(execution_policy<Derived, Algorithm>& policy, It first, It last, Compare comp) {
+__host__ __device__ void stable_sort(execution_policy<Derived, Algorithm>& policy, It first, It last, Compare comp) {
   constexpr radix_order order = radix_order_for<thrust::detail::it_value_t<It>, Compare>();
-  if constexpr (order == radix_order::none) thrust::cuda_cub::stable_sort(static_cast<Derived&>(policy), first, last, comp);
-  else run_radix_sort<order>(policy, first, last, static_cast<keys_only*>(nullptr), "stable_sort");
+  if constexpr (order == radix_order::none) {
+    thrust::cuda_cub::stable_sort(static_cast<Derived&>(policy), first, last, comp);
+  } else {
+    FASTSCAN_HOST_OR_SEQUENTIAL(
+        (run_radix_sort<order>(policy, first, last, static_cast<keys_only*>(nullptr), "stable_sort");),
+        (thrust::stable_sort(thrust::seq, first, last, comp);));
+  }
 }
 
 template <class Derived, class Algorithm, class It>
-void stable_sort(execution_policy<Derived, Algorithm>& policy, It first, It last) {
+__host__ __device__ void stable_sort(execution_policy<Derived, Algorithm>& policy, It first, It last) {
   detail::stable_sort(policy, first, last, ::cuda::std::less<thrust::detail::it_value_t<It>>{});
 }
 
@@ -111,34 +126,46 @@ constexpr radix_order radix_order_by_key() {
   return is_radix_sortable_value<Value> ? radix_order_for<Key, Compare>() : radix_order::none;
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class Compare>
-void sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values_first,
-                 Compare comp) {
+__host__ __device__ void sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                                     ValuesIt values_first, Compare comp) {
   constexpr radix_order order =
       radix_order_by_key<thrust::detail::it_value_t<KeysIt>, thrust::detail::it_value_t<ValuesIt>, Compare>();
-  if constexpr (order == radix_order::none)
+  if constexpr (order == radix_order::none) {
     thrust::cuda_cub::sort_by_key(static_cast<Derived&>(policy), keys_first, keys_last, values_first, comp);
-  else run_radix_sort<order>(policy, keys_first, keys_last, values_first, "sort_by_key");
+  } else {
+    FASTSCAN_HOST_OR_SEQUENTIAL(
+        (run_radix_sort<order>(policy, keys_first, keys_last, values_first, "sort_by_key");),
+        (thrust::sort_by_key(thrust::seq, keys_first, keys_last, values_first, comp);));
+  }
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt>
-void sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values_first) {
-  detail::sort_by_key(policy, keys_first, keys_last, values_first, ::cuda::std::less<thrust::detail::it_value_t<KeysIt>>{});
+__host__ __device__ void sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
+                                     ValuesIt values_first) {
+  detail::sort_by_key(policy, keys_first, keys_last, values_first,
+                      ::cuda::std::less<thrust::detail::it_value_t<KeysIt>>{});
 }
 
+#pragma nv_exec_check_disable
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt, class Compare>
-void stable_sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                        ValuesIt values_first, Compare comp) {
+__host__ __device__ void stable_sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                            KeysIt keys_last, ValuesIt values_first, Compare comp) {
   constexpr radix_order order =
       radix_order_by_key<thrust::detail::it_value_t<KeysIt>, thrust::detail::it_value_t<ValuesIt>, Compare>();
-  if constexpr (order == radix_order::none)
+  if constexpr (order == radix_order::none) {
     thrust::cuda_cub::stable_sort_by_key(static_cast<Derived&>(policy), keys_first, keys_last, values_first, comp);
-  else run_radix_sort<order>(policy, keys_first, keys_last, values_first, "stable_sort_by_key");
+  } else {
+    FASTSCAN_HOST_OR_SEQUENTIAL(
+        (run_radix_sort<order>(policy, keys_first, keys_last, values_first, "stable_sort_by_key");),
+        (thrust::stable_sort_by_key(thrust::seq, keys_first, keys_last, values_first, comp);));
+  }
 }
 
 template <class Derived, class Algorithm, class KeysIt, class ValuesIt>
-void stable_sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first, KeysIt keys_last,
-                        ValuesIt values_first) {
+__host__ __device__ void stable_sort_by_key(execution_policy<Derived, Algorithm>& policy, KeysIt keys_first,
+                                            KeysIt keys_last, ValuesIt values_first) {
   detail::stable_sort_by_key(policy, keys_first, keys_last, values_first,
                              ::cuda::std::less<thrust::detail::it_value_t<KeysIt>>{});
 }
